@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_BLOOM_HPP
+#define BLOOM_BLOOM_HPP
+
+// bloom — header-only Bloom filters for C++17.
+//
+// A Bloom filter answers "definitely not in the set" or "probably in the set" in about 10 bits per item
+// at a 1% false-positive rate, and never gives a false negative. Put one in front of an expensive lookup
+// (a database, a disk read, a remote cache) and ask the expensive thing only on "probably".
+//
+//     #include <bloom/bloom.hpp>
+//
+//     bloom::bloom_filter<std::string> taken(1'000'000, 0.01);  // sized: 9.6 M bits, 7 probes
+//     taken.insert("alice");
+//     if (!taken.contains("bob")) {
+//         // definitely free: no database query needed
+//     }
+//
+// Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
+// (the classic filter). This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
+
+#include "bloom/version.hpp"
+#include "bloom/sizing.hpp"
+#include "bloom/hash.hpp"
+#include "bloom/bloom_filter.hpp"
+
+#endif // BLOOM_BLOOM_HPP

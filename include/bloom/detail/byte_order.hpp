@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_BYTE_ORDER_HPP
+#define BLOOM_DETAIL_BYTE_ORDER_HPP
+
+// Canonical little-endian byte forms, so hashes and files are the same on every host.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace bloom::detail {
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+inline constexpr bool host_is_little_endian = false;
+#else
+inline constexpr bool host_is_little_endian = true;
+#endif
+
+/// Reverses the byte order of a 64-bit value.
+[[nodiscard]] constexpr std::uint64_t byte_swap(std::uint64_t value) noexcept {
+    value = ((value & 0x00ff00ff00ff00ffULL) << 8) | ((value >> 8) & 0x00ff00ff00ff00ffULL);
+    value = ((value & 0x0000ffff0000ffffULL) << 16) | ((value >> 16) & 0x0000ffff0000ffffULL);
+    return (value << 32) | (value >> 32);
+}
+
+/// Writes `byte_count` low-order bytes of `value` to `out`, least significant first.
+inline void store_little_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        out[i] = static_cast<unsigned char>(value >> (8 * i));
+    }
+}
+
+/// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
+/// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
+[[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
+    if constexpr (host_is_little_endian) {
+        return value;
+    } else {
+        return byte_swap(value);
+    }
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_BYTE_ORDER_HPP

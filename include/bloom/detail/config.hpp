@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_CONFIG_HPP
+#define BLOOM_DETAIL_CONFIG_HPP
+
+// Configuration hooks and the error helpers every header shares.
+// BLOOM_ASSERT guards internal invariants on hot paths; define it before including any bloom header to
+// route it to your own handler. By default it is the standard assert (off under NDEBUG).
+
+#ifndef BLOOM_ASSERT
+#    include <cassert>
+#    define BLOOM_ASSERT(condition) assert(condition)
+#endif
+
+#include <stdexcept>
+#include <string>
+
+namespace bloom::detail {
+
+// One noinline, cold throw site per error kind keeps the callers' code small and their hot paths free of
+// string building.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_DETAIL_NOINLINE __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#    define BLOOM_DETAIL_NOINLINE __declspec(noinline)
+#else
+#    define BLOOM_DETAIL_NOINLINE
+#endif
+
+/// Throws std::invalid_argument with `where: parameter message`.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_invalid_argument(const char* where, const char* parameter,
+                                                                      const std::string& message) {
+    throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_CONFIG_HPP

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_PROBE_HPP
+#define BLOOM_DETAIL_PROBE_HPP
+
+// How a filter turns one 64-bit hash into its k bit positions.
+//
+// Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that g_i = h1 + i*h2 keeps the
+// asymptotic rate of k independent hashes. Dillinger & Manolios 2004 add a cubic term ("enhanced double
+// hashing": g_i = h1 + i*h2 + (i^3 - i)/6) so that a degenerate step h2 cannot collapse all k probes onto
+// one position. We run that recurrence over the full 64-bit ring (x += y; y += i * c) and map each g_i onto
+// [0, m) by multiply-shift, (g_i * m) >> 64 (Lemire 2019): no division, and every position below m is
+// reachable however large m is, so filters past 2^32 bits keep their rate. Because multiply-shift reads
+// the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
+// neighbouring bits) then still spreads probes 2..k-1 across the whole array.
+
+#include <cstdint>
+
+#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+#    include <intrin.h>
+#endif
+
+namespace bloom::detail {
+
+/// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
+[[nodiscard]] inline std::uint64_t reduce_to_range(std::uint64_t value, std::uint64_t range) noexcept {
+#if defined(__SIZEOF_INT128__)
+    // __extension__ keeps -Wpedantic quiet about the non-standard 128-bit type.
+    __extension__ using wide = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<wide>(value) * range) >> 64);
+#elif defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+    return __umulh(value, range);
+#else
+    const std::uint64_t a_low = value & 0xffffffffU, a_high = value >> 32;
+    const std::uint64_t b_low = range & 0xffffffffU, b_high = range >> 32;
+    const std::uint64_t low_low = a_low * b_low;
+    const std::uint64_t high_low = a_high * b_low;
+    const std::uint64_t low_high = a_low * b_high;
+    const std::uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffU) + low_high;
+    return a_high * b_high + (high_low >> 32) + (middle >> 32);
+#endif
+}
+
+/// A 64-bit finaliser (the multiply-xorshift shape of MurmurHash3's fmix64): every input bit affects
+/// every output bit. Used to derive the probe step and to repair hashers that do not avalanche.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t value) noexcept {
+    value ^= value >> 33;
+    value *= 0xff51afd7ed558ccdULL;
+    value ^= value >> 33;
+    value *= 0xc4ceb9fe1a85ec53ULL;
+    value ^= value >> 33;
+    return value;
+}
+
+/// The k probe positions of one item, produced one at a time by enhanced double hashing.
+class probe_sequence {
+public:
+    /// `hash` must be well mixed (every bit uniform); the step is derived from it by a further mix,
+    /// so one 64-bit hash per item is enough.
+    explicit constexpr probe_sequence(std::uint64_t hash) noexcept : m_position(hash), m_step(mix64(hash) | 1) {}
+
+    /// The next position in [0, bit_count).
+    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
+        const std::uint64_t position = reduce_to_range(m_position, bit_count);
+        m_position += m_step;
+        m_step += ++m_index * cubic_scale;
+        return position;
+    }
+
+private:
+    static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
+
+    std::uint64_t m_position;
+    std::uint64_t m_step;
+    std::uint64_t m_index = 0;
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_PROBE_HPP

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_SIZING_HPP
+#define BLOOM_SIZING_HPP
+
+// The classic Bloom filter's arithmetic, usable on its own:
+//
+//     m = ceil(-n * ln p / (ln 2)^2)          bits for n expected items at target rate p
+//     k = floor or ceil of (m / n) * ln 2     whichever gives the lower rate, at least 1
+//     p = (1 - e^(-k * n / m))^k              expected false-positive rate after n insertions
+//
+//     std::uint64_t m = bloom::optimal_bit_count(1'000'000, 0.01);   // 9'585'059 bits (1.2 MB)
+//     unsigned k = bloom::optimal_hash_count(m, 1'000'000);          // 7
+//     double p = bloom::false_positive_rate(m, k, 1'000'000);        // ~0.01
+//
+// Every function validates its arguments and throws std::invalid_argument naming the parameter.
+
+#include "bloom/detail/config.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace bloom {
+namespace detail {
+
+inline std::string to_display(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+inline constexpr double ln2 = 0.693147180559945309417232121458176568;
+
+// The largest bit count whose 64-bit words the address space can hold (a 32-bit target stops far
+// below 2^64 bits; a 64-bit one at 2^64 - 1).
+inline constexpr std::uint64_t max_addressable_bits() noexcept {
+    constexpr std::uint64_t max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max());
+    constexpr std::uint64_t max_words = max_bytes / sizeof(std::uint64_t);
+    return max_words >= (std::numeric_limits<std::uint64_t>::max() >> 6) ? std::numeric_limits<std::uint64_t>::max()
+                                                                           : max_words * 64;
+}
+
+inline void check_items(const char* where, std::uint64_t expected_items) {
+    if (expected_items == 0) {
+        throw_invalid_argument(where, "expected_items", "must be at least 1, got 0");
+    }
+}
+
+inline void check_rate(const char* where, double false_positive_rate) {
+    // Written so that NaN fails too.
+    if (!(false_positive_rate > 0.0 && false_positive_rate < 1.0)) {
+        throw_invalid_argument(where, "false_positive_rate",
+                               "must be in (0, 1), got " + to_display(false_positive_rate));
+    }
+}
+
+inline void check_bits(const char* where, std::uint64_t bit_count) {
+    if (bit_count == 0) {
+        throw_invalid_argument(where, "bit_count", "must be at least 1, got 0");
+    }
+    if (bit_count > max_addressable_bits()) {
+        throw_invalid_argument(where, "bit_count",
+                               "of " + std::to_string(bit_count) + " does not fit in this platform's memory");
+    }
+}
+
+inline void check_hashes(const char* where, unsigned hash_count) {
+    if (hash_count == 0) {
+        throw_invalid_argument(where, "hash_count", "must be at least 1, got 0");
+    }
+}
+
+// The rate formula without validation: 0 for an empty filter. -expm1 keeps precision when k*n/m is tiny.
+inline double unchecked_false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
+                                            std::uint64_t items) noexcept {
+    const double k = static_cast<double>(hash_count);
+    const double exponent = -k * static_cast<double>(items) / static_cast<double>(bit_count);
+    return std::pow(-std::expm1(exponent), k);
+}
+
+} // namespace detail
+
+/// An explicit filter shape: `bit_count` bits probed `hash_count` times per item. Build a filter from one
+/// to tune it by hand, to reproduce a shape in tests, or to load a saved filter.
+struct filter_geometry {
+    std::uint64_t bit_count = 0;
+    unsigned hash_count = 0;
+};
+
+/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
+/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
+/// fit in 64 bits or in this platform's memory.
+[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items, double false_positive_rate) {
+    constexpr const char* where = "bloom::optimal_bit_count";
+    detail::check_items(where, expected_items);
+    detail::check_rate(where, false_positive_rate);
+    const double bits =
+        std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) / (detail::ln2 * detail::ln2));
+    // 2^64 as a double: a value at or above it does not fit; the address space may hold even fewer bits.
+    constexpr double two_to_64 = 18446744073709551616.0;
+    if (!(bits < two_to_64) || static_cast<std::uint64_t>(bits) > detail::max_addressable_bits()) {
+        detail::throw_invalid_argument(where, "expected_items",
+                                       std::to_string(expected_items) + " at false_positive_rate " +
+                                           detail::to_display(false_positive_rate) + " needs " +
+                                           detail::to_display(bits) +
+                                           " bits, more than fit in 64 bits or in this platform's memory");
+    }
+    const auto bit_count = static_cast<std::uint64_t>(bits);
+    return bit_count < 1 ? 1 : bit_count;
+}
+
+/// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
+/// (1 - e^(-k n / m))^k. Throws std::invalid_argument if any argument is 0.
+[[nodiscard]] inline double false_positive_rate(std::uint64_t bit_count, unsigned hash_count, std::uint64_t items) {
+    constexpr const char* where = "bloom::false_positive_rate";
+    detail::check_bits(where, bit_count);
+    detail::check_hashes(where, hash_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_false_positive_rate(bit_count, hash_count, items);
+}
+
+/// The probe count that minimises the rate of `bit_count` bits holding `expected_items` items: of
+/// floor((m/n) ln 2) and ceil((m/n) ln 2), the one (at least 1) with the lower rate; the smaller on a tie.
+/// Throws std::invalid_argument if either argument is 0.
+[[nodiscard]] inline unsigned optimal_hash_count(std::uint64_t bit_count, std::uint64_t expected_items) {
+    constexpr const char* where = "bloom::optimal_hash_count";
+    detail::check_bits(where, bit_count);
+    detail::check_items(where, expected_items);
+    const double ideal = static_cast<double>(bit_count) / static_cast<double>(expected_items) * detail::ln2;
+    constexpr double max_count = static_cast<double>(std::numeric_limits<unsigned>::max());
+    const auto clamp = [&](double count) { return static_cast<unsigned>(std::fmin(std::fmax(count, 1.0), max_count)); };
+    const unsigned lower = clamp(std::floor(ideal));
+    const unsigned upper = clamp(std::ceil(ideal));
+    if (lower == upper) {
+        return lower;
+    }
+    const double lower_rate = detail::unchecked_false_positive_rate(bit_count, lower, expected_items);
+    const double upper_rate = detail::unchecked_false_positive_rate(bit_count, upper, expected_items);
+    return upper_rate < lower_rate ? upper : lower;
+}
+
+} // namespace bloom
+
+#endif // BLOOM_SIZING_HPP
