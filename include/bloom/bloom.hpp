@@ -19,9 +19,9 @@
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter). This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
-#include "bloom/version.hpp"
-#include "bloom/sizing.hpp"
-#include "bloom/hash.hpp"
 #include "bloom/bloom_filter.hpp"
+#include "bloom/hash.hpp"
+#include "bloom/sizing.hpp"
+#include "bloom/version.hpp"
 
 #endif // BLOOM_BLOOM_HPP

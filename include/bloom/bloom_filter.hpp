@@ -71,7 +71,7 @@ class bloom_filter {
     using word_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<std::uint64_t>;
     using word_vector = std::vector<std::uint64_t, word_allocator>;
 
-public:
+  public:
     using value_type = T;
     using hasher = Hasher;
     using allocator_type = Allocator;
@@ -81,8 +81,8 @@ public:
     /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : bloom_filter(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
-                       hash_function, allocator) {}
+        : bloom_filter(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate,
+                       seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
     /// round(m ln 2 / k), and its target rate the formula's rate there.
@@ -130,8 +130,9 @@ public:
     /// was 0), false if it was probably present: one call serves "check, then add".
     template <class K>
     bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>, "bloom::bloom_filter::insert: the Hasher cannot hash this key "
-                                                     "type; specialise bloom::hash<T> or pass a Hasher");
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::bloom_filter::insert: the Hasher cannot hash this key "
+                      "type; specialise bloom::hash<T> or pass a Hasher");
         detail::probe_sequence probes(detail::seeded_hash(m_hasher, value, m_seed));
         std::uint64_t* const words = m_words.data();
         std::uint64_t newly_set = 0;
@@ -161,8 +162,9 @@ public:
     /// current_false_positive_rate()). O(k), stops at the first clear bit.
     template <class K>
     [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>, "bloom::bloom_filter::contains: the Hasher cannot hash this "
-                                                     "key type; specialise bloom::hash<T> or pass a Hasher");
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::bloom_filter::contains: the Hasher cannot hash this "
+                      "key type; specialise bloom::hash<T> or pass a Hasher");
         detail::probe_sequence probes(detail::seeded_hash(m_hasher, value, m_seed));
         const std::uint64_t* const words = m_words.data();
         for (unsigned i = 0; i < m_hash_count; ++i) {
@@ -196,7 +198,8 @@ public:
 
     /// Fraction of bits set, in [0, 1]. O(m / 64).
     [[nodiscard]] double fill_ratio() const noexcept {
-        return m_bit_count == 0 ? 0.0 : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
+        return m_bit_count == 0 ? 0.0
+                                : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
     }
 
     /// Items estimated from the fill, -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007): counts distinct items
@@ -246,7 +249,8 @@ public:
 
     /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
     [[nodiscard]] bool compatible_with(const bloom_filter& other) const noexcept {
-        return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count && m_seed == other.m_seed;
+        return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
+               m_seed == other.m_seed;
     }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
@@ -305,7 +309,7 @@ public:
         return !(left == right);
     }
 
-private:
+  private:
     bloom_filter(filter_geometry geometry, std::uint64_t expected_items, double false_positive_rate,
                  std::uint64_t seed, const Hasher& hash_function, const Allocator& allocator)
         : m_words(static_cast<std::size_t>(detail::word_count_for(geometry.bit_count)), std::uint64_t{0},
@@ -327,13 +331,15 @@ private:
     }
 
     static std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-        const double load = std::round(static_cast<double>(geometry.bit_count) * detail::ln2 /
-                                       static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
+        const double load =
+            std::round(static_cast<double>(geometry.bit_count) * detail::ln2 /
+                       static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
         return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
     }
 
     static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
-        return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+        return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
+                                                                 : a + b;
     }
 
     std::uint64_t set_bit_count() const noexcept { return detail::popcount(m_words.data(), m_words.size()); }

@@ -63,7 +63,8 @@ template <class T>
 inline constexpr bool always_false = false;
 
 /// XXH3 over raw bytes with a seed: the one place every default hash ends up.
-[[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size, std::uint64_t seed) noexcept {
+[[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size,
+                                              std::uint64_t seed) noexcept {
     return static_cast<std::uint64_t>(XXH3_64bits_withSeed(data, size, static_cast<XXH64_hash_t>(seed)));
 }
 
@@ -103,7 +104,8 @@ template <class K>
         const std::size_t capacity = std::extent_v<key>;
         const void* terminator = std::memchr(value, '\0', capacity);
         const std::size_t length =
-            terminator == nullptr ? capacity : static_cast<std::size_t>(static_cast<const char*>(terminator) - value);
+            terminator == nullptr ? capacity
+                                  : static_cast<std::size_t>(static_cast<const char*>(terminator) - value);
         return std::string_view(value, length);
     } else {
         return std::string_view(value.data(), value.size());
@@ -192,9 +194,10 @@ struct contiguous_element<K, std::void_t<decltype(std::data(std::declval<const K
 
 /// The element type of a contiguous container of scalars, or void if K is not one.
 template <class K>
-using scalar_element_t = std::conditional_t<!is_string_like_v<K> && !std::is_array_v<remove_cvref_t<K>> &&
-                                                is_scalar_key_v<typename contiguous_element<remove_cvref_t<K>>::type>,
-                                            typename contiguous_element<remove_cvref_t<K>>::type, void>;
+using scalar_element_t =
+    std::conditional_t<!is_string_like_v<K> && !std::is_array_v<remove_cvref_t<K>> &&
+                           is_scalar_key_v<typename contiguous_element<remove_cvref_t<K>>::type>,
+                       typename contiguous_element<remove_cvref_t<K>>::type, void>;
 
 /// Canonical bytes of one container element: like canonical_scalar_bytes, except that integers keep
 /// their own width (a std::vector<std::uint8_t> hashes as its bytes).
@@ -214,7 +217,8 @@ template <class E>
 [[nodiscard]] std::uint64_t hash_elements(const E* elements, std::size_t count, std::uint64_t seed) noexcept {
     // Integers at their own width are already canonical on a little-endian host: hash the memory at once.
     constexpr bool memory_is_canonical =
-        host_is_little_endian && (std::is_integral_v<E> || std::is_enum_v<E>) && std::has_unique_object_representations_v<E>;
+        host_is_little_endian &&
+        (std::is_integral_v<E> || std::is_enum_v<E>)&&std::has_unique_object_representations_v<E>;
     if constexpr (memory_is_canonical) {
         return hash_bytes(elements, count * sizeof(E), seed);
     } else {
@@ -271,8 +275,8 @@ struct is_avalanching<Hasher, std::void_t<typename Hasher::is_avalanching>> : st
 /// Runs `hasher` and, unless it declares itself avalanching, one extra mixing step: positions are read
 /// from the hash's high bits, which an identity-like hash leaves almost constant.
 template <class Hasher, class K>
-[[nodiscard]] std::uint64_t seeded_hash(const Hasher& hasher, const K& value, std::uint64_t seed) noexcept(
-    noexcept(hasher(value, seed))) {
+[[nodiscard]] std::uint64_t seeded_hash(const Hasher& hasher, const K& value,
+                                        std::uint64_t seed) noexcept(noexcept(hasher(value, seed))) {
     const auto hash = static_cast<std::uint64_t>(hasher(value, seed));
     if constexpr (is_avalanching<Hasher>::value) {
         return hash;

@@ -37,10 +37,12 @@ inline constexpr double ln2 = 0.693147180559945309417232121458176568;
 // The largest bit count whose 64-bit words the address space can hold (a 32-bit target stops far
 // below 2^64 bits; a 64-bit one at 2^64 - 1).
 inline constexpr std::uint64_t max_addressable_bits() noexcept {
-    constexpr std::uint64_t max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max());
+    constexpr std::uint64_t max_bytes =
+        static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max());
     constexpr std::uint64_t max_words = max_bytes / sizeof(std::uint64_t);
-    return max_words >= (std::numeric_limits<std::uint64_t>::max() >> 6) ? std::numeric_limits<std::uint64_t>::max()
-                                                                           : max_words * 64;
+    return max_words >= (std::numeric_limits<std::uint64_t>::max() >> 6)
+               ? std::numeric_limits<std::uint64_t>::max()
+               : max_words * 64;
 }
 
 inline void check_items(const char* where, std::uint64_t expected_items) {
@@ -93,12 +95,13 @@ struct filter_geometry {
 /// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
 /// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
 /// fit in 64 bits or in this platform's memory.
-[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items, double false_positive_rate) {
+[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
+                                                     double false_positive_rate) {
     constexpr const char* where = "bloom::optimal_bit_count";
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
-    const double bits =
-        std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) / (detail::ln2 * detail::ln2));
+    const double bits = std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) /
+                                  (detail::ln2 * detail::ln2));
     // 2^64 as a double: a value at or above it does not fit; the address space may hold even fewer bits.
     constexpr double two_to_64 = 18446744073709551616.0;
     if (!(bits < two_to_64) || static_cast<std::uint64_t>(bits) > detail::max_addressable_bits()) {
@@ -114,7 +117,8 @@ struct filter_geometry {
 
 /// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
 /// (1 - e^(-k n / m))^k. Throws std::invalid_argument if any argument is 0.
-[[nodiscard]] inline double false_positive_rate(std::uint64_t bit_count, unsigned hash_count, std::uint64_t items) {
+[[nodiscard]] inline double false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
+                                                std::uint64_t items) {
     constexpr const char* where = "bloom::false_positive_rate";
     detail::check_bits(where, bit_count);
     detail::check_hashes(where, hash_count);
@@ -133,7 +137,9 @@ struct filter_geometry {
     detail::check_items(where, expected_items);
     const double ideal = static_cast<double>(bit_count) / static_cast<double>(expected_items) * detail::ln2;
     constexpr double max_count = static_cast<double>(std::numeric_limits<unsigned>::max());
-    const auto clamp = [&](double count) { return static_cast<unsigned>(std::fmin(std::fmax(count, 1.0), max_count)); };
+    const auto clamp = [&](double count) {
+        return static_cast<unsigned>(std::fmin(std::fmax(count, 1.0), max_count));
+    };
     const unsigned lower = clamp(std::floor(ideal));
     const unsigned upper = clamp(std::ceil(ideal));
     if (lower == upper) {

@@ -27,8 +27,8 @@ namespace bloom::detail {
 #endif
 
 /// Throws std::invalid_argument with `where: parameter message`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_invalid_argument(const char* where, const char* parameter,
-                                                                      const std::string& message) {
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
+throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
     throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
 }
 

@@ -53,10 +53,11 @@ namespace bloom::detail {
 
 /// The k probe positions of one item, produced one at a time by enhanced double hashing.
 class probe_sequence {
-public:
+  public:
     /// `hash` must be well mixed (every bit uniform); the step is derived from it by a further mix,
     /// so one 64-bit hash per item is enough.
-    explicit constexpr probe_sequence(std::uint64_t hash) noexcept : m_position(hash), m_step(mix64(hash) | 1) {}
+    explicit constexpr probe_sequence(std::uint64_t hash) noexcept
+        : m_position(hash), m_step(mix64(hash) | 1) {}
 
     /// The next position in [0, bit_count).
     [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
@@ -66,7 +67,7 @@ public:
         return position;
     }
 
-private:
+  private:
     static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
 
     std::uint64_t m_position;
