@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: MIT
+// bloom/bloom_filter.hpp: insert/contains, counts and estimates, observers, set operations, value
+// semantics, transparent lookup and allocators.
+#include "catch.hpp"
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bloom/bloom_filter.hpp>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// ---- counting global allocations, to prove that transparent lookups build no std::string ----
+//
+// The only replacement of the global operator new in bloom_tests. It counts only while
+// allocation_counting is on, which one test switches on around a few lookups and nothing else. Every
+// non-aligned form is replaced, so each pointer is freed by the family that allocated it (sanitizers
+// check that); the aligned forms keep their defaults, which pair among themselves.
+
+namespace {
+std::atomic<bool> allocation_counting{false};
+std::atomic<std::uint64_t> allocation_count{0};
+
+void* counted_allocation(std::size_t size) noexcept {
+    if (allocation_counting.load(std::memory_order_relaxed)) {
+        allocation_count.fetch_add(1, std::memory_order_relaxed);
+    }
+    return std::malloc(size == 0 ? 1 : size);
+}
+} // namespace
+
+// GCC 11+ sees free() reach pointers from operator new once these inline into each other; here they
+// are the same family by construction.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void* operator new(std::size_t size) {
+    if (void* pointer = counted_allocation(size)) {
+        return pointer;
+    }
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+    if (void* pointer = counted_allocation(size)) {
+        return pointer;
+    }
+    throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+void operator delete(void* pointer) noexcept { std::free(pointer); }
+void operator delete[](void* pointer) noexcept { std::free(pointer); }
+void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
+void operator delete[](void* pointer, std::size_t) noexcept { std::free(pointer); }
+void operator delete(void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#    pragma GCC diagnostic pop
+#endif
+
+namespace {
+
+/// The key family each key type of the template tests uses.
+template <class T>
+struct family_for;
+template <>
+struct family_for<std::uint64_t> {
+    using type = bloom_test::random_u64_keys;
+};
+template <>
+struct family_for<std::string> {
+    using type = bloom_test::url_keys;
+};
+
+template <class T>
+T key(std::uint64_t index) {
+    return typename family_for<T>::type{}(index);
+}
+
+/// Inserts the keys of [first, last) and returns how many inserts returned true.
+template <class Filter>
+std::uint64_t insert_keys(Filter& filter, std::uint64_t first, std::uint64_t last) {
+    using family = typename family_for<typename Filter::value_type>::type;
+    const family keys;
+    typename family::key_type value{};
+    std::uint64_t inserted = 0;
+    for (std::uint64_t i = first; i < last; ++i) {
+        keys.write(i, value);
+        inserted += filter.insert(value) ? 1 : 0;
+    }
+    return inserted;
+}
+
+/// How many keys of [first, last) the filter reports as present.
+template <class Filter>
+std::uint64_t count_found(const Filter& filter, std::uint64_t first, std::uint64_t last) {
+    using family = typename family_for<typename Filter::value_type>::type;
+    const family keys;
+    typename family::key_type value{};
+    std::uint64_t found = 0;
+    for (std::uint64_t i = first; i < last; ++i) {
+        keys.write(i, value);
+        found += filter.contains(value) ? 1 : 0;
+    }
+    return found;
+}
+
+template <class Filter>
+std::uint64_t set_bits(const Filter& filter) {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < filter.word_count(); ++i) {
+        for (std::uint64_t word = filter.data()[i]; word != 0; word &= word - 1) {
+            ++total;
+        }
+    }
+    return total;
+}
+
+/// Runs `call`, which must throw std::invalid_argument whose message contains every one of `parts`.
+template <class Call>
+void require_invalid_argument_naming(Call&& call, const std::vector<std::string>& parts) {
+    bool threw = false;
+    try {
+        call();
+    } catch (const std::invalid_argument& error) {
+        threw = true;
+        const std::string message = error.what();
+        for (const std::string& part : parts) {
+            INFO("message: " << message << "\nexpected to contain: " << part);
+            CHECK(message.find(part) != std::string::npos);
+        }
+    }
+    CHECK(threw);
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("inserted values are always found", "[bloom_filter][insert]", std::uint64_t, std::string) {
+    for (const std::uint64_t items :
+         {std::uint64_t{1}, std::uint64_t{10}, std::uint64_t{1000}, std::uint64_t{100'000}}) {
+        bloom::bloom_filter<TestType> filter(items, 0.01);
+        insert_keys(filter, 0, items);
+        INFO(items << " items");
+        CHECK(count_found(filter, 0, items) == items);
+    }
+}
+
+TEST_CASE("a million inserted integers are all found", "[bloom_filter][insert]") {
+    const std::uint64_t items = 1'000'000;
+    bloom::bloom_filter<std::uint64_t> filter(items, 0.01);
+    insert_keys(filter, 0, items);
+    CHECK(count_found(filter, 0, items) == items);
+}
+
+TEMPLATE_TEST_CASE("insert returns true only when the value was definitely new", "[bloom_filter][insert]",
+                   std::uint64_t, std::string) {
+    bloom::bloom_filter<TestType> filter(10'000, 0.01);
+    const TestType first = key<TestType>(1);
+    const TestType second = key<TestType>(2);
+    // An empty filter has every bit clear: the first insert is certainly new.
+    CHECK(filter.insert(first));
+    CHECK_FALSE(filter.insert(first));
+    CHECK(filter.item_count() == 1);
+    CHECK(filter.contains(first));
+    CHECK(filter.insert(second));
+    CHECK_FALSE(filter.insert(second));
+    CHECK_FALSE(filter.insert(first));
+    CHECK(filter.item_count() == 2);
+
+    SECTION("a range insert returns how many values were new") {
+        bloom::bloom_filter<TestType> fresh(10'000, 0.01);
+        const std::vector<TestType> values = {first, second, first, key<TestType>(3), second, first};
+        CHECK(fresh.insert(values.begin(), values.end()) == 3);
+        CHECK(fresh.item_count() == 3);
+        CHECK(fresh.insert(values.begin(), values.end()) == 0);
+        CHECK(fresh.insert(values.begin(), values.begin()) == 0);
+    }
+}
+
+TEMPLATE_TEST_CASE("item_count counts the inserts that returned true", "[bloom_filter][insert]",
+                   std::uint64_t, std::string) {
+    // 5000 values into a filter sized for 1000 at 10%: late inserts are often false positives.
+    bloom::bloom_filter<TestType> filter(1000, 0.1);
+    const std::uint64_t trues = insert_keys(filter, 0, 5000);
+    CHECK(filter.item_count() == trues);
+    CHECK(trues < 5000);
+    CHECK(trues > 1000);
+    insert_keys(filter, 0, 5000); // again: nothing is new now
+    CHECK(filter.item_count() == trues);
+
+    SECTION("a range insert counts the same as single inserts") {
+        std::vector<TestType> values;
+        for (std::uint64_t i = 0; i < 5000; ++i) {
+            values.push_back(key<TestType>(i));
+        }
+        bloom::bloom_filter<TestType> ranged(1000, 0.1);
+        CHECK(ranged.insert(values.begin(), values.end()) == trues);
+        CHECK(ranged.item_count() == trues);
+        CHECK(ranged == filter);
+    }
+}
+
+TEST_CASE("a string filter accepts C strings and string views", "[bloom_filter][insert]") {
+    bloom::bloom_filter<std::string> filter(1000, 0.01);
+    const char* pointer = "from a pointer";
+    CHECK(filter.insert("from a literal"));
+    CHECK(filter.insert(pointer));
+    CHECK(filter.insert(std::string_view("from a view")));
+    CHECK(filter.contains(std::string("from a literal")));
+    CHECK(filter.contains(std::string("from a pointer")));
+    CHECK(filter.contains(std::string("from a view")));
+    const std::vector<const char*> pointers = {"x", "y", "x"};
+    CHECK(filter.insert(pointers.begin(), pointers.end()) == 2);
+    CHECK(filter.contains(std::string("y")));
+}
+
+namespace {
+std::string allocation_sink;
+} // namespace
+
+TEST_CASE("transparent lookups answer as std::string does, without building one", "[bloom_filter][lookup]") {
+    bloom::bloom_filter<std::string> filter(1000, 0.01);
+    const bloom_test::url_keys urls;
+    for (std::uint64_t i = 0; i < 500; ++i) {
+        filter.insert(urls(i));
+    }
+    // Members and non-members; the long ones exceed any small-string buffer, so building a std::string
+    // from them would allocate.
+    static const char member[] = "https://www.example.com/catalog/products/category/item?id=42";
+    static const char non_member[] = "https://www.example.com/catalog/products/category/item?id=4242";
+    static const char short_member[] = "abc";
+    filter.insert(std::string(short_member));
+    const std::string member_string(member);
+    const std::string non_member_string(non_member);
+    REQUIRE(filter.contains(member_string));
+    REQUIRE_FALSE(filter.contains(non_member_string));
+    REQUIRE(filter.contains(std::string(short_member)));
+
+    const char* member_pointer = member;
+    const char* non_member_pointer = non_member;
+    const std::string_view member_view(member);
+    const std::string_view non_member_view(non_member);
+
+    allocation_count = 0;
+    allocation_counting = true;
+    const bool literal_found = filter.contains(member);
+    const bool literal_absent = filter.contains(non_member);
+    const bool short_found = filter.contains("abc");
+    const bool pointer_found = filter.contains(member_pointer);
+    const bool pointer_absent = filter.contains(non_member_pointer);
+    const bool view_found = filter.contains(member_view);
+    const bool view_absent = filter.contains(non_member_view);
+    allocation_counting = false;
+    const std::uint64_t lookup_allocations = allocation_count;
+
+    CHECK(literal_found);
+    CHECK_FALSE(literal_absent);
+    CHECK(short_found);
+    CHECK(pointer_found);
+    CHECK_FALSE(pointer_absent);
+    CHECK(view_found);
+    CHECK_FALSE(view_absent);
+    CHECK(lookup_allocations == 0);
+
+    // The counter does see a std::string being built from the same characters.
+    allocation_count = 0;
+    allocation_counting = true;
+    allocation_sink = std::string(member);
+    allocation_counting = false;
+    CHECK(allocation_count >= 1);
+    allocation_sink = std::string();
+
+    SECTION("every key type agrees with std::string over many keys") {
+        std::string text;
+        for (std::uint64_t i = 0; i < 2000; ++i) {
+            urls.write(i, text);
+            const bool expected = filter.contains(text);
+            CHECK(filter.contains(std::string_view(text)) == expected);
+            CHECK(filter.contains(text.c_str()) == expected);
+        }
+    }
+}
+
+TEST_CASE("estimated_item_count tracks the distinct items at half fill", "[bloom_filter][estimate]") {
+    // m = 2^20, k = 7 and n = m ln 2 / k = 103'872 distinct items: the fill is about 1/2.
+    const bloom::filter_geometry geometry{std::uint64_t{1} << 20, 7};
+    const std::uint64_t items = 103'872;
+    bloom::bloom_filter<std::uint64_t> filter(geometry);
+    CHECK(filter.estimated_item_count() == 0.0);
+    insert_keys(filter, 0, items);
+    // Tolerance: the fill X has standard deviation s ~ sqrt(0.0767 m) = 284 bits at half fill (balls into
+    // bins), and d(estimate)/dX = (m/k) / (m - X) = 2/k, so the estimate's sd is about 81 items; allow
+    // 4 sd plus 1% of n for the model (probes of one item are derived from one hash).
+    const double m = static_cast<double>(geometry.bit_count);
+    const double k = geometry.hash_count;
+    const double fill_sd = std::sqrt(0.0767 * m);
+    const double tolerance = 4.0 * (2.0 / k) * fill_sd + 0.01 * static_cast<double>(items);
+    const double estimate = filter.estimated_item_count();
+    INFO("estimate " << estimate << ", items " << items << ", tolerance " << tolerance);
+    CHECK(std::fabs(estimate - static_cast<double>(items)) <= tolerance);
+
+    SECTION("it counts each value once however often it is inserted") {
+        insert_keys(filter, 0, items);
+        CHECK(filter.estimated_item_count() == estimate);
+    }
+    SECTION("it is infinite once every bit is set") {
+        bloom::bloom_filter<std::uint64_t> tiny(bloom::filter_geometry{64, 1});
+        insert_keys(tiny, 0, 10'000);
+        CHECK(tiny.fill_ratio() == 1.0);
+        CHECK(tiny.estimated_item_count() == std::numeric_limits<double>::infinity());
+    }
+}
+
+TEST_CASE("fill_ratio follows 1 - e^(-kn/m)", "[bloom_filter][estimate]") {
+    bloom::bloom_filter<std::uint64_t> filter(bloom::filter_geometry{std::uint64_t{1} << 20, 5});
+    CHECK(filter.fill_ratio() == 0.0);
+    CHECK(filter.insert(std::uint64_t{7}));
+    // One item sets between 1 and k bits.
+    CHECK(set_bits(filter) >= 1);
+    CHECK(set_bits(filter) <= 5);
+    CHECK(filter.fill_ratio() == static_cast<double>(set_bits(filter)) / static_cast<double>(1 << 20));
+    filter.clear();
+
+    const double m = 1 << 20;
+    for (const std::uint64_t items :
+         {std::uint64_t{20'000}, std::uint64_t{145'000}, std::uint64_t{400'000}}) {
+        bloom::bloom_filter<std::uint64_t> loaded(bloom::filter_geometry{std::uint64_t{1} << 20, 5});
+        insert_keys(loaded, 0, items);
+        const double load = 5.0 * static_cast<double>(items) / m;
+        const double expected = 1.0 - std::exp(-load);
+        // sd of the fill: sqrt(e^-l (1 - (1 + l) e^-l) / m) (balls into bins); allow 4 sd plus 0.5% of the
+        // expectation for the model (the k probes of one item come from one hash).
+        const double sd = std::sqrt(std::exp(-load) * (1.0 - (1.0 + load) * std::exp(-load)) / m);
+        const double tolerance = 4.0 * sd + 0.005 * expected;
+        INFO(items << " items: fill " << loaded.fill_ratio() << ", expected " << expected);
+        CHECK(std::fabs(loaded.fill_ratio() - expected) <= tolerance);
+        CHECK(loaded.fill_ratio() == static_cast<double>(set_bits(loaded)) / m);
+    }
+}
+
+TEST_CASE("a sized filter reports its shape", "[bloom_filter][observers]") {
+    bloom::bloom_filter<std::uint64_t> filter(10'000, 0.01, 77);
+    CHECK(filter.bit_count() == 95'851);
+    CHECK(filter.hash_count() == 7);
+    CHECK(filter.seed() == 77);
+    CHECK(filter.expected_items() == 10'000);
+    CHECK(filter.target_false_positive_rate() == 0.01); // the argument, stored
+    CHECK(filter.item_count() == 0);
+    CHECK(filter.word_count() == (95'851 + 63) / 64);
+    CHECK(filter.memory_bytes() == (95'851 + 63) / 64 * 8);
+    CHECK(filter.get_allocator() == std::allocator<std::uint64_t>());
+    STATIC_REQUIRE(std::is_same_v<decltype(filter.hash_function()), bloom::hash<std::uint64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(filter)::value_type, std::uint64_t>);
+    STATIC_REQUIRE(std::is_same_v<decltype(filter)::hasher, bloom::hash<std::uint64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(filter)::allocator_type, std::allocator<std::uint64_t>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(filter)::size_type, std::uint64_t>);
+
+    // Bits past bit_count() in the last word stay clear.
+    insert_keys(filter, 0, 20'000);
+    const std::uint64_t last_word = filter.data()[filter.word_count() - 1];
+    const unsigned used_bits = 95'851 % 64;
+    CHECK((last_word >> used_bits) == 0);
+
+    bloom::bloom_filter<std::string> defaulted(100, 0.1);
+    CHECK(defaulted.seed() == bloom::default_seed);
+    CHECK(defaulted.memory_bytes() == (defaulted.bit_count() + 63) / 64 * 8);
+}
+
+TEST_CASE("a filter built from a geometry has exactly that shape", "[bloom_filter][observers]") {
+    bloom::bloom_filter<std::uint64_t> filter(bloom::filter_geometry{1000, 5});
+    CHECK(filter.bit_count() == 1000);
+    CHECK(filter.hash_count() == 5);
+    CHECK(filter.seed() == bloom::default_seed);
+    CHECK(filter.word_count() == 16);
+    CHECK(filter.memory_bytes() == 128);
+    // The load at which that shape is optimal: round(1000 ln 2 / 5) = round(138.6) = 139.
+    CHECK(filter.expected_items() == 139);
+    const double expected_rate = bloom_test::formula_rate(1000, 5, 139);
+    CHECK(std::fabs(filter.target_false_positive_rate() - expected_rate) <= 1e-12 * expected_rate);
+
+    bloom::bloom_filter<std::uint64_t> seeded(bloom::filter_geometry{1000, 5}, 99);
+    CHECK(seeded.seed() == 99);
+    bloom::bloom_filter<std::uint64_t> one_bit(bloom::filter_geometry{1, 1});
+    CHECK(one_bit.expected_items() == 1);
+    CHECK(one_bit.insert(std::uint64_t{123}));
+    CHECK(one_bit.contains(std::uint64_t{456}));
+}
+
+TEST_CASE("current_false_positive_rate follows the formula at item_count", "[bloom_filter][observers]") {
+    bloom::bloom_filter<std::uint64_t> filter(10'000, 0.01);
+    CHECK(filter.current_false_positive_rate() == 0.0);
+    std::uint64_t inserted = 0;
+    for (const std::uint64_t next : {std::uint64_t{1}, std::uint64_t{100}, std::uint64_t{5'000},
+                                     std::uint64_t{10'000}, std::uint64_t{20'000}}) {
+        insert_keys(filter, inserted, next);
+        inserted = next;
+        REQUIRE(filter.item_count() > 0);
+        const double expected =
+            bloom_test::formula_rate(filter.bit_count(), filter.hash_count(), filter.item_count());
+        INFO(filter.item_count() << " items");
+        CHECK(filter.current_false_positive_rate() ==
+              bloom::false_positive_rate(filter.bit_count(), filter.hash_count(), filter.item_count()));
+        CHECK(std::fabs(filter.current_false_positive_rate() - expected) <= 1e-9 * expected);
+    }
+    // Twice past its capacity the rate has grown far past the target.
+    CHECK(filter.item_count() > 15'000);
+    CHECK(filter.current_false_positive_rate() > 5 * filter.target_false_positive_rate());
+}
+
+TEMPLATE_TEST_CASE("union holds the items of both filters", "[bloom_filter][set]", std::uint64_t,
+                   std::string) {
+    bloom::bloom_filter<TestType> both(2000, 0.01);
+    bloom::bloom_filter<TestType> left(2000, 0.01);
+    bloom::bloom_filter<TestType> right(2000, 0.01);
+    insert_keys(both, 0, 2000);
+    const std::uint64_t left_count = insert_keys(left, 0, 1000);
+    const std::uint64_t right_count = insert_keys(right, 1000, 2000);
+
+    const bloom::bloom_filter<TestType> united = left | right;
+    CHECK(count_found(united, 0, 2000) == 2000);
+    CHECK(united.item_count() == left_count + right_count);
+    // Setting bits commutes: the union has exactly the bits of one filter holding everything.
+    CHECK(united == both);
+    CHECK((right | left) == both);
+
+    left |= right;
+    CHECK(left == united);
+    CHECK(left.item_count() == left_count + right_count);
+    // The rate estimate stays on the safe side after a union, since item_count() is an upper bound.
+    CHECK(left.current_false_positive_rate() >= both.current_false_positive_rate());
+}
+
+TEMPLATE_TEST_CASE("intersection holds the items both filters hold", "[bloom_filter][set]", std::uint64_t,
+                   std::string) {
+    bloom::bloom_filter<TestType> left(3000, 0.01);
+    bloom::bloom_filter<TestType> right(3000, 0.01);
+    bloom::bloom_filter<TestType> common(3000, 0.01);
+    insert_keys(left, 0, 2000);      // [0, 2000)
+    insert_keys(right, 1000, 3000);  // [1000, 3000)
+    insert_keys(common, 1000, 2000); // [1000, 2000), in both
+
+    const bloom::bloom_filter<TestType> intersected = left & right;
+    CHECK(count_found(intersected, 1000, 2000) == 1000);
+    CHECK(intersected.item_count() == std::min(left.item_count(), right.item_count()));
+    // Every bit of the common items survives the intersection.
+    for (std::size_t i = 0; i < common.word_count(); ++i) {
+        REQUIRE((common.data()[i] & ~intersected.data()[i]) == 0);
+    }
+    // Items in only one filter mostly vanish: at most a few percent are still reported.
+    CHECK(count_found(intersected, 0, 1000) < 100);
+    CHECK(count_found(intersected, 2000, 3000) < 100);
+
+    left &= right;
+    CHECK(left == intersected);
+}
+
+TEST_CASE("incompatible filters refuse to combine, naming what differs", "[bloom_filter][set][errors]") {
+    using filter_type = bloom::bloom_filter<std::uint64_t>;
+    const filter_type base(bloom::filter_geometry{1000, 3}, 1);
+    const filter_type other_bits(bloom::filter_geometry{2000, 3}, 1);
+    const filter_type other_hashes(bloom::filter_geometry{1000, 4}, 1);
+    const filter_type other_seed(bloom::filter_geometry{1000, 3}, 2);
+    const filter_type all_differ(bloom::filter_geometry{2000, 4}, 2);
+    const filter_type same(bloom::filter_geometry{1000, 3}, 1);
+
+    CHECK(base.compatible_with(same));
+    CHECK(base.compatible_with(base));
+    CHECK_FALSE(base.compatible_with(other_bits));
+    CHECK_FALSE(base.compatible_with(other_hashes));
+    CHECK_FALSE(base.compatible_with(other_seed));
+    CHECK_FALSE(base.compatible_with(all_differ));
+
+    const std::pair<const filter_type*, std::vector<std::string>> cases[] = {
+        {&other_bits, {"bit_count"}},
+        {&other_hashes, {"hash_count"}},
+        {&other_seed, {"seed"}},
+        {&all_differ, {"bit_count", "hash_count", "seed"}},
+    };
+    for (const auto& differing : cases) {
+        const filter_type* const other = differing.first;
+        const std::vector<std::string>& names = differing.second;
+        filter_type target = base;
+        target.insert(std::uint64_t{5});
+        const filter_type before = target;
+        require_invalid_argument_naming([&] { target |= *other; }, names);
+        require_invalid_argument_naming([&] { target &= *other; }, names);
+        require_invalid_argument_naming([&] { (void)(target | *other); }, names);
+        require_invalid_argument_naming([&] { (void)(target & *other); }, names);
+        // A refused combination leaves the filter as it was.
+        CHECK(target == before);
+        CHECK(target.item_count() == 1);
+    }
+    // Only the differences are named.
+    require_invalid_argument_naming([&] { (void)(base | other_seed); }, {"seed 1 vs 2"});
+    filter_type target = base;
+    try {
+        target |= other_seed;
+    } catch (const std::invalid_argument& error) {
+        const std::string message = error.what();
+        CHECK(message.find("bit_count") == std::string::npos);
+        CHECK(message.find("hash_count") == std::string::npos);
+    }
+}
+
+TEST_CASE("equality compares shape, seed and bits, not counts", "[bloom_filter][set]") {
+    bloom::bloom_filter<std::uint64_t> a(1000, 0.01);
+    bloom::bloom_filter<std::uint64_t> b(1000, 0.01);
+    CHECK(a == b);
+    CHECK_FALSE(a != b);
+    a.insert(std::uint64_t{1});
+    CHECK(a != b);
+    CHECK_FALSE(a == b);
+    b.insert(std::uint64_t{1});
+    CHECK(a == b);
+    b |= a; // item_count 2, the same bits
+    CHECK(b.item_count() == 2);
+    CHECK(a == b);
+
+    // Empty filters of another shape or seed differ even though all their bits are 0.
+    CHECK(bloom::bloom_filter<std::uint64_t>(1000, 0.01, 1) !=
+          bloom::bloom_filter<std::uint64_t>(1000, 0.01, 2));
+    CHECK(bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{1000, 3}) !=
+          bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{1000, 4}));
+    CHECK(bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{1000, 3}) !=
+          bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{1001, 3}));
+    // A seed changes which bits a value sets.
+    bloom::bloom_filter<std::uint64_t> seed_one(bloom::filter_geometry{1000, 3}, 1);
+    bloom::bloom_filter<std::uint64_t> seed_two(bloom::filter_geometry{1000, 3}, 2);
+    seed_one.insert(std::uint64_t{1});
+    seed_two.insert(std::uint64_t{1});
+    bool words_differ = false;
+    for (std::size_t i = 0; i < seed_one.word_count(); ++i) {
+        words_differ = words_differ || seed_one.data()[i] != seed_two.data()[i];
+    }
+    CHECK(words_differ);
+}
+
+TEMPLATE_TEST_CASE("copies are independent", "[bloom_filter][value]", std::uint64_t, std::string) {
+    bloom::bloom_filter<TestType> original(1000, 0.01);
+    insert_keys(original, 0, 500);
+    const TestType extra = key<TestType>(1'000'000);
+    REQUIRE_FALSE(original.contains(extra));
+
+    bloom::bloom_filter<TestType> copy(original);
+    CHECK(copy == original);
+    CHECK(copy.item_count() == original.item_count());
+    CHECK(copy.data() != original.data());
+    copy.insert(extra);
+    CHECK(copy.contains(extra));
+    CHECK_FALSE(original.contains(extra));
+    CHECK(copy.item_count() == original.item_count() + 1);
+
+    bloom::bloom_filter<TestType> assigned(10, 0.5);
+    assigned = original;
+    CHECK(assigned == original);
+    CHECK(assigned.expected_items() == 1000);
+    assigned.clear();
+    CHECK(count_found(original, 0, 500) == 500);
+}
+
+TEMPLATE_TEST_CASE("a moved-from filter is empty-shaped and never gives a false negative",
+                   "[bloom_filter][value]", std::uint64_t, std::string) {
+    bloom::bloom_filter<TestType> source(1000, 0.01, 7);
+    insert_keys(source, 0, 500);
+    const std::uint64_t count = source.item_count();
+    const std::uint64_t bits = source.bit_count();
+
+    bloom::bloom_filter<TestType> moved(std::move(source));
+    CHECK(count_found(moved, 0, 500) == 500);
+    CHECK(moved.item_count() == count);
+    CHECK(moved.bit_count() == bits);
+    CHECK(moved.seed() == 7);
+
+    // NOLINTBEGIN(bugprone-use-after-move): the moved-from state is documented.
+    CHECK(source.bit_count() == 0);
+    CHECK(source.hash_count() == 0);
+    CHECK(source.item_count() == 0);
+    CHECK(source.memory_bytes() == 0);
+    CHECK(source.fill_ratio() == 0.0);
+    CHECK(source.estimated_item_count() == 0.0);
+    CHECK(source.current_false_positive_rate() == 0.0);
+    CHECK(source.contains(key<TestType>(0)));
+    CHECK(source.contains(key<TestType>(123'456)));
+    CHECK_FALSE(source.insert(key<TestType>(1)));
+    CHECK(source.item_count() == 0);
+
+    SECTION("move assignment") {
+        bloom::bloom_filter<TestType> target(10, 0.5);
+        target = std::move(moved);
+        CHECK(count_found(target, 0, 500) == 500);
+        CHECK(target.bit_count() == bits);
+        CHECK(moved.bit_count() == 0);
+        CHECK(moved.contains(key<TestType>(999)));
+    }
+    SECTION("a moved-from filter can be assigned again") {
+        source = moved;
+        CHECK(source == moved);
+        CHECK(count_found(source, 0, 500) == 500);
+    }
+    // NOLINTEND(bugprone-use-after-move)
+}
+
+TEST_CASE("swap exchanges everything", "[bloom_filter][value]") {
+    bloom::bloom_filter<std::uint64_t> a(1000, 0.01, 1);
+    bloom::bloom_filter<std::uint64_t> b(bloom::filter_geometry{5000, 2}, 2);
+    insert_keys(a, 0, 100);
+    insert_keys(b, 100, 150);
+    const bloom::bloom_filter<std::uint64_t> a_copy = a;
+    const bloom::bloom_filter<std::uint64_t> b_copy = b;
+
+    a.swap(b);
+    CHECK(a == b_copy);
+    CHECK(b == a_copy);
+    CHECK(a.item_count() == b_copy.item_count());
+    CHECK(a.expected_items() == b_copy.expected_items());
+    CHECK(a.target_false_positive_rate() == b_copy.target_false_positive_rate());
+
+    using std::swap;
+    swap(a, b);
+    CHECK(a == a_copy);
+    CHECK(b == b_copy);
+    CHECK(a.seed() == 1);
+    CHECK(b.seed() == 2);
+}
+
+TEMPLATE_TEST_CASE("clear removes every item and keeps the shape", "[bloom_filter][value]", std::uint64_t,
+                   std::string) {
+    bloom::bloom_filter<TestType> filter(1000, 0.01, 5);
+    insert_keys(filter, 0, 1000);
+    filter.clear();
+    CHECK(filter.item_count() == 0);
+    CHECK(filter.fill_ratio() == 0.0);
+    CHECK(filter.estimated_item_count() == 0.0);
+    CHECK(filter.current_false_positive_rate() == 0.0);
+    // No bit is set, so nothing at all is found.
+    CHECK(count_found(filter, 0, 1000) == 0);
+    CHECK(filter == bloom::bloom_filter<TestType>(1000, 0.01, 5));
+    CHECK(filter.seed() == 5);
+    CHECK(filter.expected_items() == 1000);
+    CHECK(filter.insert(key<TestType>(0)));
+}
+
+namespace {
+
+struct allocation_stats {
+    std::int64_t live_bytes = 0;
+    int allocations = 0;
+    int deallocations = 0;
+};
+
+/// A stateful allocator that records into the allocation_stats it was given.
+template <class T>
+class counting_allocator {
+  public:
+    using value_type = T;
+
+    explicit counting_allocator(allocation_stats* stats) noexcept : m_stats(stats) {}
+    template <class U>
+    counting_allocator(const counting_allocator<U>& other) noexcept : m_stats(other.stats()) {}
+
+    T* allocate(std::size_t count) {
+        m_stats->live_bytes += static_cast<std::int64_t>(count * sizeof(T));
+        ++m_stats->allocations;
+        return std::allocator<T>().allocate(count);
+    }
+    void deallocate(T* pointer, std::size_t count) noexcept {
+        m_stats->live_bytes -= static_cast<std::int64_t>(count * sizeof(T));
+        ++m_stats->deallocations;
+        std::allocator<T>().deallocate(pointer, count);
+    }
+
+    allocation_stats* stats() const noexcept { return m_stats; }
+
+    template <class U>
+    friend bool operator==(const counting_allocator& left, const counting_allocator<U>& right) noexcept {
+        return left.stats() == right.stats();
+    }
+    template <class U>
+    friend bool operator!=(const counting_allocator& left, const counting_allocator<U>& right) noexcept {
+        return !(left == right);
+    }
+
+  private:
+    allocation_stats* m_stats;
+};
+
+} // namespace
+
+TEMPLATE_TEST_CASE("a stateful allocator holds the words", "[bloom_filter][allocator]",
+                   counting_allocator<std::uint64_t>, counting_allocator<char>) {
+    using filter_type = bloom::bloom_filter<std::uint64_t, bloom::hash<std::uint64_t>, TestType>;
+    allocation_stats stats;
+    {
+        const TestType allocator(&stats);
+        filter_type filter(10'000, 0.01, bloom::default_seed, bloom::hash<std::uint64_t>(), allocator);
+        CHECK(stats.live_bytes == static_cast<std::int64_t>(filter.memory_bytes()));
+        CHECK(stats.allocations == 1);
+        CHECK(filter.get_allocator() == allocator);
+        STATIC_REQUIRE(std::is_same_v<decltype(filter.get_allocator()), TestType>);
+        insert_keys(filter, 0, 1000);
+        CHECK(count_found(filter, 0, 1000) == 1000);
+
+        filter_type copy(filter);
+        CHECK(copy.get_allocator() == allocator);
+        CHECK(stats.live_bytes == 2 * static_cast<std::int64_t>(filter.memory_bytes()));
+
+        filter_type moved(std::move(copy));
+        CHECK(stats.allocations == 2); // the move steals the words
+        CHECK(moved == filter);
+
+        filter_type from_geometry(bloom::filter_geometry{6400, 3}, 1, bloom::hash<std::uint64_t>(),
+                                  allocator);
+        CHECK(stats.live_bytes == 2 * static_cast<std::int64_t>(filter.memory_bytes()) + 800);
+    }
+    CHECK(stats.live_bytes == 0);
+    CHECK(stats.allocations == stats.deallocations);
+}
+
+namespace {
+// A natural but weak user hasher: the seed only XORed in, no avalanche declared.
+struct xor_seed_hasher {
+    std::uint64_t operator()(std::uint64_t value, std::uint64_t seed) const noexcept {
+        return std::hash<std::uint64_t>{}(value) ^ seed;
+    }
+};
+} // namespace
+
+TEST_CASE("the seed changes the bits even for a hasher that only XORs it in", "[seed]") {
+    bloom::bloom_filter<std::uint64_t, xor_seed_hasher> first(bloom::filter_geometry{1000, 5}, 1);
+    bloom::bloom_filter<std::uint64_t, xor_seed_hasher> second(bloom::filter_geometry{1000, 5}, 2);
+    for (std::uint64_t value = 0; value < 20; ++value) {
+        first.insert(value);
+        second.insert(value);
+    }
+    bool identical = true;
+    for (std::size_t i = 0; i < first.word_count(); ++i) {
+        identical = identical && first.data()[i] == second.data()[i];
+    }
+    CHECK_FALSE(identical);
+}

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+// Catch2 v2 needs one translation unit that defines main(); v3 links
+// Catch2::Catch2WithMain instead, and CMake adds this file only for v2.
+#ifndef BLOOM_CATCH2_V3
+#    define CATCH_CONFIG_MAIN
+#    include <catch2/catch.hpp>
+#endif
