@@ -150,6 +150,118 @@ struct filter_geometry {
     return upper_rate < lower_rate ? upper : lower;
 }
 
+namespace detail {
+
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
+/// every word of one block.
+inline constexpr std::uint64_t block_bits = 512;
+inline constexpr unsigned block_word_count = 8;
+
+inline void check_block_bits(const char* where, std::uint64_t bit_count) {
+    check_bits(where, bit_count);
+    if (bit_count % block_bits != 0) {
+        throw_invalid_argument(where, "bit_count",
+                               "must be a multiple of 512 (whole blocks), got " + std::to_string(bit_count));
+    }
+}
+
+// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
+// Poisson-distributed number of items that share the query's block, lambda = n / blocks. With i items
+// in the block, each of the query's eight bits (one per 64-bit word) is set with probability
+// 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
+inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
+    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
+    const double log_lambda = std::log(lambda);
+    const double log_miss = std::log1p(-1.0 / 64.0);
+    const auto term = [&](double i) {
+        const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
+        const double one_word = -std::expm1(i * log_miss);
+        return std::exp(log_poisson) * std::pow(one_word, static_cast<double>(block_word_count));
+    };
+    const double mode = std::floor(lambda);
+    double sum = 0.0;
+    for (double i = mode;; ++i) {
+        const double t = term(i);
+        sum += t;
+        if (i > lambda && t <= sum * 1e-17) {
+            break;
+        }
+    }
+    for (double i = mode - 1.0; i >= 1.0; --i) {
+        const double t = term(i);
+        sum += t;
+        if (t <= sum * 1e-17) {
+            break;
+        }
+    }
+    return sum;
+}
+
+} // namespace detail
+
+/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit blocks,
+/// one bit in each of a block's eight 64-bit words per item) of `bit_count` bits holding `items` items
+/// (Putze, Sanders & Singler 2007). Throws std::invalid_argument if bit_count is 0 or not a multiple of
+/// 512, or items is 0.
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+    constexpr const char* where = "bloom::blocked_false_positive_rate";
+    detail::check_block_bits(where, bit_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_blocked_false_positive_rate(bit_count, items);
+}
+
+/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
+/// or below `false_positive_rate` by blocked_false_positive_rate(). Needs somewhat more than
+/// optimal_bit_count (about 10.1 bits per item at 1%). Throws std::invalid_argument like optimal_bit_count.
+[[nodiscard]] inline std::uint64_t optimal_blocked_bit_count(std::uint64_t expected_items,
+                                                             double false_positive_rate) {
+    constexpr const char* where = "bloom::optimal_blocked_bit_count";
+    detail::check_items(where, expected_items);
+    detail::check_rate(where, false_positive_rate);
+    const auto too_large = [&] {
+        detail::throw_invalid_argument(
+            where, "expected_items",
+            std::to_string(expected_items) + " at false_positive_rate " +
+                detail::to_display(false_positive_rate) +
+                " needs more bits than fit in 64 bits or in this platform's memory");
+    };
+    const std::uint64_t max_blocks = detail::max_addressable_bits() / detail::block_bits;
+    const auto rate_of = [&](std::uint64_t blocks) {
+        return detail::unchecked_blocked_false_positive_rate(blocks * detail::block_bits, expected_items);
+    };
+    // A blocked filter never beats the classic one at equal memory: the classic size bounds from below.
+    const double classic_bits =
+        -static_cast<double>(expected_items) * std::log(false_positive_rate) / (detail::ln2 * detail::ln2);
+    if (!(classic_bits / static_cast<double>(detail::block_bits) < static_cast<double>(max_blocks))) {
+        too_large();
+    }
+    std::uint64_t low = static_cast<std::uint64_t>(classic_bits / static_cast<double>(detail::block_bits));
+    low = low < 1 ? 1 : low;
+    if (rate_of(low) <= false_positive_rate) {
+        return low * detail::block_bits;
+    }
+    std::uint64_t high = low;
+    do {
+        if (high > max_blocks / 2) {
+            if (rate_of(max_blocks) > false_positive_rate) {
+                too_large();
+            }
+            high = max_blocks;
+            break;
+        }
+        low = high;
+        high *= 2;
+    } while (rate_of(high) > false_positive_rate);
+    // Invariant: rate_of(low) > target >= rate_of(high).
+    while (high - low > 1) {
+        const std::uint64_t middle = low + (high - low) / 2;
+        (rate_of(middle) > false_positive_rate ? low : high) = middle;
+    }
+    return high * detail::block_bits;
+}
+
 } // namespace bloom
 
 #endif // BLOOM_SIZING_HPP

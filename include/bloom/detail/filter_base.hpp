@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_FILTER_BASE_HPP
+#define BLOOM_DETAIL_FILTER_BASE_HPP
+
+// What every bit-array filter shares, whatever its probe layout: the words and their allocator, the
+// shape (bit count, hash count, seed), the sizing targets, the insert count, the hasher, and the
+// operations that treat the words as a plain bit set (clear, union, intersection, equality, fill).
+// Each filter derives from it and adds its own insert, contains and rate formula.
+
+#include "bloom/detail/bit_words.hpp"
+#include "bloom/detail/config.hpp"
+#include "bloom/hash.hpp"
+#include "bloom/sizing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bloom::detail {
+
+template <class Hasher, class Allocator>
+class filter_base {
+  protected:
+    using word_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<std::uint64_t>;
+    using word_vector = std::vector<std::uint64_t, word_allocator>;
+
+  public:
+    using hasher = Hasher;
+    using allocator_type = Allocator;
+    using size_type = std::uint64_t;
+
+    /// m, the number of bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_bit_count; }
+    /// k, the number of bits each item sets.
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_hash_count; }
+    /// The seed every hash of this filter uses; filters combine only with equal seeds.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
+    /// The rate the filter was sized for, reached at expected_items().
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
+    /// Inserts that returned true (a union adds counts, an intersection keeps the smaller).
+    [[nodiscard]] std::uint64_t item_count() const noexcept { return m_item_count; }
+
+    /// Fraction of bits set, in [0, 1]. O(m / 64).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        return m_bit_count == 0 ? 0.0
+                                : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
+    }
+
+    /// Items estimated from the fill, -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007): counts distinct items
+    /// after unions, where item_count() cannot. Infinity once every bit is set. O(m / 64).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        if (m_bit_count == 0) {
+            return 0.0;
+        }
+        const std::uint64_t set_bits = set_bit_count();
+        if (set_bits == m_bit_count) {
+            return std::numeric_limits<double>::infinity();
+        }
+        const double m = static_cast<double>(m_bit_count);
+        return -(m / static_cast<double>(m_hash_count)) * std::log1p(-static_cast<double>(set_bits) / m);
+    }
+
+    /// Bytes of the bit array.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_words.size() * sizeof(std::uint64_t); }
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_words.get_allocator()); }
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+
+    /// The packed words: bit i of the filter is bit (i % 64) of word i / 64. Bits at or past bit_count()
+    /// in the last word are always 0.
+    [[nodiscard]] const std::uint64_t* data() const noexcept { return m_words.data(); }
+    /// Number of 64-bit words, ceil(bit_count() / 64).
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+
+    /// Removes every item; keeps the shape and seed. O(m / 64).
+    void clear() noexcept {
+        std::fill(m_words.begin(), m_words.end(), std::uint64_t{0});
+        m_item_count = 0;
+    }
+
+  protected:
+    [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
+        return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
+               m_seed == other.m_seed;
+    }
+
+    filter_base(filter_geometry geometry, std::uint64_t expected_items, double false_positive_rate,
+                std::uint64_t seed, const Hasher& hash_function, const Allocator& allocator)
+        : m_words(static_cast<std::size_t>(word_count_for(geometry.bit_count)), std::uint64_t{0},
+                  word_allocator(allocator)),
+          m_bit_count(geometry.bit_count), m_hash_count(geometry.hash_count), m_seed(seed),
+          m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
+          m_hasher(hash_function) {}
+
+    filter_base(const filter_base&) = default;
+    filter_base& operator=(const filter_base&) = default;
+
+    // A moved-from filter has no bits and no probes: contains() is vacuously true, insert() a no-op.
+    filter_base(filter_base&& other) noexcept
+        : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
+          m_seed(other.m_seed), m_expected_items(other.m_expected_items),
+          m_target_false_positive_rate(other.m_target_false_positive_rate), m_item_count(other.m_item_count),
+          m_hasher(std::move(other.m_hasher)) {
+        other.reset_shape();
+    }
+
+    filter_base& operator=(filter_base&& other) noexcept(
+        std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
+        std::allocator_traits<word_allocator>::is_always_equal::value) {
+        if (this != &other) {
+            m_words = std::move(other.m_words);
+            m_bit_count = other.m_bit_count;
+            m_hash_count = other.m_hash_count;
+            m_seed = other.m_seed;
+            m_expected_items = other.m_expected_items;
+            m_target_false_positive_rate = other.m_target_false_positive_rate;
+            m_item_count = other.m_item_count;
+            m_hasher = std::move(other.m_hasher);
+            other.reset_shape();
+        }
+        return *this;
+    }
+
+    ~filter_base() = default;
+
+    void swap_state(filter_base& other) noexcept {
+        using std::swap;
+        swap(m_words, other.m_words);
+        swap(m_bit_count, other.m_bit_count);
+        swap(m_hash_count, other.m_hash_count);
+        swap(m_seed, other.m_seed);
+        swap(m_expected_items, other.m_expected_items);
+        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        swap(m_item_count, other.m_item_count);
+        swap(m_hasher, other.m_hasher);
+    }
+
+    /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
+    /// difference otherwise.
+    void require_compatible(const char* where, const filter_base& other) const {
+        std::string differences;
+        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
+            if (mine != theirs) {
+                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                               std::to_string(mine) + " vs " + std::to_string(theirs);
+            }
+        };
+        note("bit_count", m_bit_count, other.m_bit_count);
+        note("hash_count", m_hash_count, other.m_hash_count);
+        note("seed", m_seed, other.m_seed);
+        if (!differences.empty()) {
+            throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
+        }
+    }
+
+    void unite(const char* where, const filter_base& other) {
+        require_compatible(where, other);
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            m_words[i] |= other.m_words[i];
+        }
+        // An upper bound of the distinct items: keeps the current rate on the safe side.
+        const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - m_item_count;
+        m_item_count = other.m_item_count > room ? std::numeric_limits<std::uint64_t>::max()
+                                                 : m_item_count + other.m_item_count;
+    }
+
+    void intersect(const char* where, const filter_base& other) {
+        require_compatible(where, other);
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            m_words[i] &= other.m_words[i];
+        }
+        m_item_count = std::min(m_item_count, other.m_item_count);
+    }
+
+    [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
+        return same_shape(other) && m_words == other.m_words;
+    }
+
+    /// The hash of `value` the probes derive from.
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const
+        noexcept(noexcept(seeded_hash(m_hasher, value, 0))) {
+        return seeded_hash(m_hasher, value, m_seed);
+    }
+
+    void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
+
+    [[nodiscard]] std::uint64_t* words() noexcept { return m_words.data(); }
+    [[nodiscard]] const std::uint64_t* words() const noexcept { return m_words.data(); }
+
+    word_vector m_words;
+    std::uint64_t m_bit_count;
+    unsigned m_hash_count;
+    std::uint64_t m_seed;
+    std::uint64_t m_expected_items;
+    double m_target_false_positive_rate;
+    std::uint64_t m_item_count = 0;
+    Hasher m_hasher;
+
+  private:
+    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
+        return popcount(m_words.data(), m_words.size());
+    }
+
+    void reset_shape() noexcept {
+        m_words.clear();
+        m_bit_count = 0;
+        m_hash_count = 0;
+        m_item_count = 0;
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILTER_BASE_HPP
