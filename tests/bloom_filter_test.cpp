@@ -73,78 +73,12 @@ void operator delete[](void* pointer, const std::nothrow_t&) noexcept { std::fre
 
 namespace {
 
-/// The key family each key type of the template tests uses.
-template <class T>
-struct family_for;
-template <>
-struct family_for<std::uint64_t> {
-    using type = bloom_test::random_u64_keys;
-};
-template <>
-struct family_for<std::string> {
-    using type = bloom_test::url_keys;
-};
-
-template <class T>
-T key(std::uint64_t index) {
-    return typename family_for<T>::type{}(index);
-}
-
-/// Inserts the keys of [first, last) and returns how many inserts returned true.
-template <class Filter>
-std::uint64_t insert_keys(Filter& filter, std::uint64_t first, std::uint64_t last) {
-    using family = typename family_for<typename Filter::value_type>::type;
-    const family keys;
-    typename family::key_type value{};
-    std::uint64_t inserted = 0;
-    for (std::uint64_t i = first; i < last; ++i) {
-        keys.write(i, value);
-        inserted += filter.insert(value) ? 1 : 0;
-    }
-    return inserted;
-}
-
-/// How many keys of [first, last) the filter reports as present.
-template <class Filter>
-std::uint64_t count_found(const Filter& filter, std::uint64_t first, std::uint64_t last) {
-    using family = typename family_for<typename Filter::value_type>::type;
-    const family keys;
-    typename family::key_type value{};
-    std::uint64_t found = 0;
-    for (std::uint64_t i = first; i < last; ++i) {
-        keys.write(i, value);
-        found += filter.contains(value) ? 1 : 0;
-    }
-    return found;
-}
-
-template <class Filter>
-std::uint64_t set_bits(const Filter& filter) {
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < filter.word_count(); ++i) {
-        for (std::uint64_t word = filter.data()[i]; word != 0; word &= word - 1) {
-            ++total;
-        }
-    }
-    return total;
-}
-
-/// Runs `call`, which must throw std::invalid_argument whose message contains every one of `parts`.
-template <class Call>
-void require_invalid_argument_naming(Call&& call, const std::vector<std::string>& parts) {
-    bool threw = false;
-    try {
-        call();
-    } catch (const std::invalid_argument& error) {
-        threw = true;
-        const std::string message = error.what();
-        for (const std::string& part : parts) {
-            INFO("message: " << message << "\nexpected to contain: " << part);
-            CHECK(message.find(part) != std::string::npos);
-        }
-    }
-    CHECK(threw);
-}
+using bloom_test::allocation_stats;
+using bloom_test::count_found;
+using bloom_test::counting_allocator;
+using bloom_test::insert_keys;
+using bloom_test::key;
+using bloom_test::set_bits;
 
 } // namespace
 
@@ -495,16 +429,16 @@ TEST_CASE("incompatible filters refuse to combine, naming what differs", "[bloom
         filter_type target = base;
         target.insert(std::uint64_t{5});
         const filter_type before = target;
-        require_invalid_argument_naming([&] { target |= *other; }, names);
-        require_invalid_argument_naming([&] { target &= *other; }, names);
-        require_invalid_argument_naming([&] { (void)(target | *other); }, names);
-        require_invalid_argument_naming([&] { (void)(target & *other); }, names);
+        bloom_test::require_invalid_argument([&] { target |= *other; }, names);
+        bloom_test::require_invalid_argument([&] { target &= *other; }, names);
+        bloom_test::require_invalid_argument([&] { (void)(target | *other); }, names);
+        bloom_test::require_invalid_argument([&] { (void)(target & *other); }, names);
         // A refused combination leaves the filter as it was.
         CHECK(target == before);
         CHECK(target.item_count() == 1);
     }
     // Only the differences are named.
-    require_invalid_argument_naming([&] { (void)(base | other_seed); }, {"seed 1 vs 2"});
+    bloom_test::require_invalid_argument([&] { (void)(base | other_seed); }, "seed 1 vs 2");
     filter_type target = base;
     try {
         target |= other_seed;
@@ -652,52 +586,6 @@ TEMPLATE_TEST_CASE("clear removes every item and keeps the shape", "[bloom_filte
     CHECK(filter.expected_items() == 1000);
     CHECK(filter.insert(key<TestType>(0)));
 }
-
-namespace {
-
-struct allocation_stats {
-    std::int64_t live_bytes = 0;
-    int allocations = 0;
-    int deallocations = 0;
-};
-
-/// A stateful allocator that records into the allocation_stats it was given.
-template <class T>
-class counting_allocator {
-  public:
-    using value_type = T;
-
-    explicit counting_allocator(allocation_stats* stats) noexcept : m_stats(stats) {}
-    template <class U>
-    counting_allocator(const counting_allocator<U>& other) noexcept : m_stats(other.stats()) {}
-
-    T* allocate(std::size_t count) {
-        m_stats->live_bytes += static_cast<std::int64_t>(count * sizeof(T));
-        ++m_stats->allocations;
-        return std::allocator<T>().allocate(count);
-    }
-    void deallocate(T* pointer, std::size_t count) noexcept {
-        m_stats->live_bytes -= static_cast<std::int64_t>(count * sizeof(T));
-        ++m_stats->deallocations;
-        std::allocator<T>().deallocate(pointer, count);
-    }
-
-    allocation_stats* stats() const noexcept { return m_stats; }
-
-    template <class U>
-    friend bool operator==(const counting_allocator& left, const counting_allocator<U>& right) noexcept {
-        return left.stats() == right.stats();
-    }
-    template <class U>
-    friend bool operator!=(const counting_allocator& left, const counting_allocator<U>& right) noexcept {
-        return !(left == right);
-    }
-
-  private:
-    allocation_stats* m_stats;
-};
-
-} // namespace
 
 TEMPLATE_TEST_CASE("a stateful allocator holds the words", "[bloom_filter][allocator]",
                    counting_allocator<std::uint64_t>, counting_allocator<char>) {

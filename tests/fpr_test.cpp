@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: MIT
-// Measured false-positive rates against the formula, over key families that break weak hashing.
+// Measured false-positive rates against the formulas, over key families that break weak hashing.
 //
-// Each check inserts the keys of indices [0, n) of a family into a filter sized for (n, p), queries the
-// 10^6 keys of indices [n, n + 10^6) (disjoint from the members by construction, see test_support.hpp)
-// and requires |measured - formula| <= 4 sigma + allowance, with the formula
+// Classic filter: each check inserts the keys of indices [0, n) of a family into a filter sized for
+// (n, p), queries the 10^6 keys of indices [n, n + 10^6) (disjoint from the members by construction, see
+// test_support.hpp) and requires |measured - formula| <= 4 sigma + allowance, with the formula
 // bloom::false_positive_rate(m, k, n) at the n distinct items inserted and the tolerance derived in
 // bloom_test::rate_tolerance.
+//
+// Blocked filter: the same members and 10^6 queries in all, but small filters have few blocks and so
+// scatter more around the formula than the queries' binomial noise; the queries are then spread over a few
+// independent filters (seeds) holding the same members, as many as bloom_test::blocked_filters_needed
+// says. It requires measured <= p + 4 sigma (the target holds) and |measured - formula| <= 4 sigma +
+// allowance, with the formula bloom::blocked_false_positive_rate(m, n) and sigma and the allowance derived
+// in bloom_test::blocked_rate_sigma and bloom_test::blocked_rate_tolerance.
 #include "catch.hpp"
 #include "test_support.hpp"
 
+#include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
 #include <bloom/hash.hpp>
+#include <bloom/sizing.hpp>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -37,22 +46,18 @@ struct measurement {
     [[nodiscard]] bool within_tolerance() const { return std::fabs(measured - expected) <= tolerance; }
 };
 
+/// The filter's hasher: bloom::hash of the key type unless the test names another.
+template <class Hasher, class Key>
+using hasher_or_default = std::conditional_t<std::is_void_v<Hasher>, bloom::hash<Key>, Hasher>;
+
 /// Fills a filter sized for `sizing` with family members [0, n) and measures its rate on [n, n + queries).
 template <class Hasher = void, class Family>
 measurement measure(const Family& keys, sizing size) {
     using key_type = typename Family::key_type;
-    using hasher = std::conditional_t<std::is_void_v<Hasher>, bloom::hash<key_type>, Hasher>;
-    bloom::bloom_filter<key_type, hasher> filter(size.items, size.rate);
-    key_type key{};
-    for (std::uint64_t i = 0; i < size.items; ++i) {
-        keys.write(i, key);
-        filter.insert(key);
-    }
-    std::uint64_t false_positives = 0;
-    for (std::uint64_t i = size.items; i < size.items + query_count; ++i) {
-        keys.write(i, key);
-        false_positives += filter.contains(key) ? 1 : 0;
-    }
+    bloom::bloom_filter<key_type, hasher_or_default<Hasher, key_type>> filter(size.items, size.rate);
+    bloom_test::insert_keys(filter, 0, size.items, keys);
+    const std::uint64_t false_positives =
+        bloom_test::count_found(filter, size.items, size.items + query_count, keys);
     const double expected = bloom::false_positive_rate(filter.bit_count(), filter.hash_count(), size.items);
     return {static_cast<double>(false_positives) / static_cast<double>(query_count), expected,
             bloom_test::rate_tolerance(expected, query_count, filter.bit_count(), filter.hash_count(),
@@ -64,6 +69,54 @@ void check_rate(const Family& keys, sizing size) {
     const measurement result = measure<Hasher>(keys, size);
     INFO("n " << size.items << ", target " << size.rate << ": measured " << result.measured << ", formula "
               << result.expected << ", tolerance " << result.tolerance);
+    CHECK(result.within_tolerance());
+}
+
+struct blocked_measurement {
+    double measured;
+    double target;    // p, the rate the filters were sized for
+    double expected;  // bloom::blocked_false_positive_rate(m, n)
+    double sigma;     // bloom_test::blocked_rate_sigma
+    double tolerance; // bloom_test::blocked_rate_tolerance
+    std::uint64_t filters;
+
+    [[nodiscard]] bool meets_target() const { return measured <= target + 4.0 * sigma; }
+    [[nodiscard]] bool within_tolerance() const { return std::fabs(measured - expected) <= tolerance; }
+};
+
+/// Inserts family members [0, n) into blocked filters sized for `size`, seeds default_seed + 0, 1, ...,
+/// and measures their rate on the non-members [n, n + queries), split evenly between the filters.
+template <class Hasher = void, class Family>
+blocked_measurement measure_blocked(const Family& keys, sizing size) {
+    using key_type = typename Family::key_type;
+    using filter_type = bloom::blocked_bloom_filter<key_type, hasher_or_default<Hasher, key_type>>;
+    const std::uint64_t bit_count = bloom::optimal_blocked_bit_count(size.items, size.rate);
+    const std::uint64_t filters = bloom_test::blocked_filters_needed(bit_count, size.items, query_count);
+    const std::uint64_t queries_per_filter = (query_count + filters - 1) / filters;
+    std::uint64_t false_positives = 0;
+    for (std::uint64_t f = 0; f < filters; ++f) {
+        filter_type filter(size.items, size.rate, bloom::default_seed + f);
+        REQUIRE(filter.bit_count() == bit_count);
+        bloom_test::insert_keys(filter, 0, size.items, keys);
+        const std::uint64_t first = size.items + f * queries_per_filter;
+        false_positives += bloom_test::count_found(filter, first, first + queries_per_filter, keys);
+    }
+    const std::uint64_t queries = filters * queries_per_filter;
+    return {static_cast<double>(false_positives) / static_cast<double>(queries),
+            size.rate,
+            bloom::blocked_false_positive_rate(bit_count, size.items),
+            bloom_test::blocked_rate_sigma(bit_count, size.items, queries, filters),
+            bloom_test::blocked_rate_tolerance(bit_count, size.items, queries, filters),
+            filters};
+}
+
+template <class Hasher = void, class Family>
+void check_blocked_rate(const Family& keys, sizing size) {
+    const blocked_measurement result = measure_blocked<Hasher>(keys, size);
+    INFO("n " << size.items << ", target " << size.rate << " over " << result.filters
+              << " filter(s): measured " << result.measured << ", formula " << result.expected << ", sigma "
+              << result.sigma << ", tolerance " << result.tolerance);
+    CHECK(result.meets_target());
     CHECK(result.within_tolerance());
 }
 
@@ -140,5 +193,38 @@ TEST_CASE("the rate check fails a filter whose hashing is broken", "[fpr]") {
         measure<falsely_avalanching_hasher>(bloom_test::sequential_keys{}, {100'000, 0.01});
     INFO("measured " << result.measured << ", formula " << result.expected << ", tolerance "
                      << result.tolerance);
+    CHECK_FALSE(result.within_tolerance());
+}
+
+TEMPLATE_TEST_CASE("the blocked filter meets its target and the blocked formula's rate", "[fpr][blocked]",
+                   bloom_test::random_u64_keys, bloom_test::url_keys, bloom_test::sequential_keys,
+                   bloom_test::one_bit_keys, bloom_test::long_string_keys, bloom_test::short_string_keys) {
+    for (const sizing size : all_sizings) {
+        check_blocked_rate(TestType{}, size);
+    }
+}
+
+TEST_CASE("the blocked filter with std_hash_adapter on sequential integers meets its rates",
+          "[fpr][blocked]") {
+    for (const sizing size : all_sizings) {
+        check_blocked_rate<bloom::std_hash_adapter<std::uint64_t>>(bloom_test::sequential_keys{}, size);
+    }
+}
+
+TEST_CASE("the blocked filter with a non-avalanching user hasher on sequential integers meets its rates",
+          "[fpr][blocked]") {
+    for (const sizing size : all_sizings) {
+        check_blocked_rate<raw_std_hasher>(bloom_test::sequential_keys{}, size);
+    }
+}
+
+TEST_CASE("the blocked rate checks fail a filter whose hashing is broken", "[fpr][blocked]") {
+    // Unmixed, the high bits of sequential integers that choose the block are all the seed's: every item
+    // lands in one block.
+    const blocked_measurement result =
+        measure_blocked<falsely_avalanching_hasher>(bloom_test::sequential_keys{}, {100'000, 0.01});
+    INFO("measured " << result.measured << ", formula " << result.expected << ", tolerance "
+                     << result.tolerance);
+    CHECK_FALSE(result.meets_target());
     CHECK_FALSE(result.within_tolerance());
 }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Golden tests: the exact bits a filter sets, from an independent reimplementation of the documented
-// probe scheme and from literal positions. A change to hashing, probing or the word layout fails here;
-// such a change breaks every saved and exchanged filter, so it needs a new format version, not a new
-// literal.
+// probe scheme and block layout and from literal positions. A change to hashing, probing or the word
+// layout fails here; such a change breaks every saved and exchanged filter, so it needs a new format
+// version, not a new literal. The blocked filter's SIMD kernel must set exactly the scalar kernel's bits.
 #include "catch.hpp"
 #include "test_support.hpp"
 
+#include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
+#include <bloom/detail/block_kernels.hpp>
 #include <bloom/hash.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -62,6 +65,22 @@ std::vector<std::uint64_t> expected_words(const std::vector<std::uint64_t>& hash
     for (const std::uint64_t hash : hashes) {
         for (const std::uint64_t position : positions(hash, bit_count, hash_count)) {
             words[static_cast<std::size_t>(position / 64)] |= std::uint64_t{1} << (position % 64);
+        }
+    }
+    return words;
+}
+
+/// The words of a blocked filter of `block_count` 512-bit blocks after inserting items whose 64-bit hashes
+/// are `hashes`: block (h * blocks) >> 64, pattern fmix64(h), and word i of the block gets bit
+/// (pattern >> 6i) & 63.
+std::vector<std::uint64_t> expected_blocked_words(const std::vector<std::uint64_t>& hashes,
+                                                  std::uint64_t block_count) {
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(block_count * 8), 0);
+    for (const std::uint64_t hash : hashes) {
+        const std::uint64_t block = multiply_high(hash, block_count);
+        const std::uint64_t pattern = fmix64(hash);
+        for (unsigned i = 0; i < 8; ++i) {
+            words[static_cast<std::size_t>(block * 8 + i)] |= std::uint64_t{1} << ((pattern >> (6 * i)) & 63);
         }
     }
     return words;
@@ -185,5 +204,191 @@ TEST_CASE("a hasher that does not avalanche is finished with fmix64(hash ^ fmix6
             hashes.push_back(fmix64(raw_hasher{}(value, seed) ^ fmix64(seed)));
         }
         CHECK(words_of(filter) == expected_words(hashes, 10'000, 6));
+    }
+}
+
+// ---- the blocked filter ----
+
+TEST_CASE("the block kernel is the one the instruction set calls for", "[golden][blocked]") {
+    const std::string kernel = bloom::detail::block_kernel_name;
+#if defined(BLOOM_DISABLE_SIMD)
+    CHECK(kernel == "scalar");
+#elif defined(__AVX512F__)
+    CHECK(kernel == "avx512");
+#elif defined(__AVX2__)
+    CHECK(kernel == "avx2");
+#elif defined(__SSE2__) || defined(_M_X64)
+    CHECK(kernel == "sse2");
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+    CHECK(kernel == "neon");
+#else
+    CHECK(kernel == "scalar");
+#endif
+}
+
+TEST_CASE("the scalar block kernel sets the documented bits", "[golden][blocked]") {
+    bloom_test::splitmix64 random(0x5ca1a4ULL);
+    for (int trial = 0; trial < 1000; ++trial) {
+        const std::uint64_t pattern = random.next();
+        std::uint64_t block[8] = {};
+        CHECK(bloom::detail::scalar_block_insert(block, pattern));
+        for (unsigned i = 0; i < 8; ++i) {
+            REQUIRE(block[i] == std::uint64_t{1} << ((pattern >> (6 * i)) & 63));
+        }
+        CHECK(bloom::detail::scalar_block_contains(block, pattern));
+        CHECK_FALSE(bloom::detail::scalar_block_insert(block, pattern));
+        // Bits 48-63 of the pattern are not used.
+        CHECK(bloom::detail::scalar_block_contains(block, pattern ^ (random.next() << 48)));
+    }
+}
+
+TEST_CASE("the compiled-in block kernels set and test exactly the scalar kernels' bits",
+          "[golden][blocked]") {
+    INFO("kernel " << bloom::detail::block_kernel_name);
+    bloom_test::splitmix64 random(0x6b65726eULL);
+    // A word of one of five densities: empty, 1/8, 1/2 and 7/8 of its bits set, full.
+    const auto random_word = [&random] {
+        switch (random.next() % 5) {
+        case 0:
+            return std::uint64_t{0};
+        case 1:
+            return random.next() & random.next() & random.next();
+        case 2:
+            return random.next();
+        case 3:
+            return random.next() | random.next() | random.next();
+        default:
+            return ~std::uint64_t{0};
+        }
+    };
+    // Blocks start on a cache line, as in the filter, or one word past it, as with an allocator that does
+    // not align.
+    alignas(64) std::uint64_t simd_storage[9];
+    alignas(64) std::uint64_t scalar_storage[9];
+    std::uint64_t mismatches = 0;
+    std::uint64_t present = 0;
+    std::string first_mismatch;
+    const auto note_mismatch = [&](const char* what, std::uint64_t pattern, const std::uint64_t* block) {
+        if (mismatches++ == 0) {
+            first_mismatch = std::string(what) + ", pattern " + std::to_string(pattern) + ", block";
+            for (unsigned i = 0; i < 8; ++i) {
+                first_mismatch += " " + std::to_string(block[i]);
+            }
+        }
+    };
+    for (int trial = 0; trial < 200'000; ++trial) {
+        const std::size_t offset = static_cast<std::size_t>(trial % 2);
+        std::uint64_t* const simd_block = simd_storage + offset;
+        std::uint64_t* const scalar_block = scalar_storage + offset;
+        std::uint64_t before[8];
+        for (std::uint64_t& word : before) {
+            word = random_word();
+        }
+        const std::uint64_t pattern = random.next();
+        // A third of the trials hold all of the pattern's bits, or all but one: the hard cases for
+        // contains.
+        if (trial % 3 == 1) {
+            bloom::detail::scalar_block_insert(before, pattern);
+            if (random.next() % 2 == 0) {
+                const unsigned word = static_cast<unsigned>(random.next() % 8);
+                before[word] &= ~bloom::detail::block_word_mask(pattern, word);
+            }
+        }
+        std::memcpy(simd_block, before, sizeof before);
+        std::memcpy(scalar_block, before, sizeof before);
+
+        const bool simd_contains = bloom::detail::block_contains(simd_block, pattern);
+        const bool scalar_contains = bloom::detail::scalar_block_contains(scalar_block, pattern);
+        present += scalar_contains ? 1 : 0;
+        if (simd_contains != scalar_contains) {
+            note_mismatch("contains", pattern, before);
+        }
+        const bool simd_new = bloom::detail::block_insert(simd_block, pattern);
+        const bool scalar_new = bloom::detail::scalar_block_insert(scalar_block, pattern);
+        if (simd_new != scalar_new || simd_new == scalar_contains ||
+            std::memcmp(simd_block, scalar_block, sizeof before) != 0) {
+            note_mismatch("insert", pattern, before);
+        }
+        if (!bloom::detail::block_contains(simd_block, pattern)) {
+            note_mismatch("contains after insert", pattern, before);
+        }
+    }
+    INFO("first mismatch: " << first_mismatch);
+    CHECK(mismatches == 0);
+    // Both answers occur often: about a sixth of the trials hold the whole pattern.
+    CHECK(present > 20'000);
+    CHECK(present < 180'000);
+}
+
+TEST_CASE("a blocked filter sets exactly the documented bits", "[golden][blocked]") {
+    const std::vector<std::string> strings = {"bloom", "", "a", "https://www.example.com/",
+                                              std::string(300, 'z')};
+    bloom::blocked_bloom_filter<std::string> string_filter(bloom::filter_geometry{512 * 16, 8});
+    std::vector<std::uint64_t> string_hashes;
+    for (const std::string& value : strings) {
+        string_filter.insert(value);
+        string_hashes.push_back(bloom_test::xxh3_of_string(value, bloom::default_seed));
+    }
+    CHECK(words_of(string_filter) == expected_blocked_words(string_hashes, 16));
+
+    const std::vector<std::uint64_t> integers = {0, 1, 42, 0xffffffffffffffffULL, 0x0123456789abcdefULL};
+    bloom::blocked_bloom_filter<std::uint64_t> integer_filter(bloom::filter_geometry{512 * 16, 8});
+    std::vector<std::uint64_t> integer_hashes;
+    for (const std::uint64_t value : integers) {
+        integer_filter.insert(value);
+        integer_hashes.push_back(bloom_test::xxh3_of_le64(value, bloom::default_seed));
+    }
+    CHECK(words_of(integer_filter) == expected_blocked_words(integer_hashes, 16));
+}
+
+TEST_CASE("blocked filters of other sizes and seeds set exactly the documented bits", "[golden][blocked]") {
+    struct shape {
+        std::uint64_t block_count;
+        std::uint64_t seed;
+    };
+    const shape shapes[] = {
+        {1, bloom::default_seed}, {3, 7}, {1000, bloom::default_seed}, {19'726, 0}, {1 << 16, 12345}};
+    for (const shape& s : shapes) {
+        INFO("blocks " << s.block_count << ", seed " << s.seed);
+        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{s.block_count * 512, 8},
+                                                          s.seed);
+        std::vector<std::uint64_t> hashes;
+        for (std::uint64_t i = 0; i < 500; ++i) {
+            const std::uint64_t value = bloom_test::splitmix64_mix(i);
+            filter.insert(value);
+            hashes.push_back(bloom_test::xxh3_of_le64(value, s.seed));
+        }
+        CHECK(words_of(filter) == expected_blocked_words(hashes, s.block_count));
+    }
+}
+
+TEST_CASE("a blocked filter finishes a hasher that does not avalanche like the classic one",
+          "[golden][blocked]") {
+    for (const std::uint64_t seed : {bloom::default_seed, std::uint64_t{0}, std::uint64_t{99}}) {
+        bloom::blocked_bloom_filter<std::uint64_t, raw_hasher> filter(bloom::filter_geometry{512 * 100, 8},
+                                                                      seed);
+        std::vector<std::uint64_t> hashes;
+        for (std::uint64_t value = 0; value < 100; ++value) {
+            filter.insert(value);
+            hashes.push_back(fmix64(raw_hasher{}(value, seed) ^ fmix64(seed)));
+        }
+        CHECK(words_of(filter) == expected_blocked_words(hashes, 100));
+    }
+}
+
+TEST_CASE("literal blocked bit positions are pinned", "[golden][blocked]") {
+    SECTION("\"bloom\" in a 16-block filter: block 13") {
+        bloom::blocked_bloom_filter<std::string> filter(bloom::filter_geometry{512 * 16, 8});
+        filter.insert("bloom");
+        CHECK(multiply_high(0xd823c729c62bdf6eULL, 16) == 13);
+        CHECK(set_positions(filter) ==
+              std::vector<std::uint64_t>{6703, 6755, 6827, 6849, 6968, 7036, 7058, 7133});
+    }
+    SECTION("std::uint64_t 42 in a 16-block filter: block 14") {
+        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{512 * 16, 8});
+        filter.insert(std::uint64_t{42});
+        CHECK(multiply_high(0xec0686d61a0d7d3cULL, 16) == 14);
+        CHECK(set_positions(filter) ==
+              std::vector<std::uint64_t>{7175, 7277, 7299, 7394, 7461, 7518, 7604, 7637});
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// bloom/sizing.hpp: optimal_bit_count, optimal_hash_count, false_positive_rate, argument checks.
+// bloom/sizing.hpp: optimal_bit_count, optimal_hash_count, false_positive_rate, the blocked layout's
+// blocked_false_positive_rate and optimal_blocked_bit_count, argument checks.
 #include "catch.hpp"
 #include "test_support.hpp"
 
@@ -16,38 +17,8 @@ namespace {
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 
-bool is_identifier_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/// True if `word` occurs in `text` as a whole identifier (so "items" is not found in "expected_items").
-bool names(const std::string& text, const std::string& word) {
-    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
-        const bool starts = at == 0 || !is_identifier_char(text[at - 1]);
-        const std::size_t end = at + word.size();
-        const bool ends = end == text.size() || !is_identifier_char(text[end]);
-        if (starts && ends) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/// Runs `call`, which must throw std::invalid_argument whose message names `parameter`.
-template <class Call>
-void require_invalid_argument(Call&& call, const std::string& parameter) {
-    bool threw = false;
-    try {
-        call();
-    } catch (const std::invalid_argument& error) {
-        threw = true;
-        const std::string message = error.what();
-        INFO("message: " << message);
-        CHECK(names(message, parameter));
-    }
-    INFO("expected std::invalid_argument naming " << parameter);
-    CHECK(threw);
-}
+using bloom_test::names;
+using bloom_test::require_invalid_argument;
 
 } // namespace
 
@@ -217,4 +188,169 @@ TEST_CASE("filter constructors reject invalid arguments naming the parameter", "
             bloom::bloom_filter<int> filter(bloom::filter_geometry{0, 0});
         },
         "bit_count");
+}
+
+// ---- the blocked layout: blocked_false_positive_rate and optimal_blocked_bit_count ----
+
+TEST_CASE("poisson_expectation, the tests' own Poisson sum, is right", "[sizing][blocked]") {
+    // E[1] = 1, E[N] = lambda, E[N^2] = lambda + lambda^2, E[s^N] = e^(lambda (s - 1)).
+    for (const double lambda : {1e-6, 0.3, 1.0, 7.5, 44.36, 1000.0, 250'000.0}) {
+        INFO("lambda " << lambda);
+        const double one = bloom_test::poisson_expectation(lambda, [](double) { return 1.0; });
+        const double mean = bloom_test::poisson_expectation(lambda, [](double i) { return i; });
+        const double square = bloom_test::poisson_expectation(lambda, [](double i) { return i * i; });
+        const double generating =
+            bloom_test::poisson_expectation(lambda, [](double i) { return std::pow(0.5, i); });
+        CHECK(std::fabs(one - 1.0) <= 1e-12);
+        CHECK(std::fabs(mean - lambda) <= 1e-9 * lambda);
+        CHECK(std::fabs(square - (lambda + lambda * lambda)) <= 1e-9 * (lambda + lambda * lambda));
+        if (lambda < 1000.0) {
+            const double expected = std::exp(-0.5 * lambda);
+            CHECK(std::fabs(generating - expected) <= 1e-9 * expected);
+        }
+    }
+}
+
+TEST_CASE("blocked_false_positive_rate is the Poisson average of the one-block rate", "[sizing][blocked]") {
+    struct shape {
+        std::uint64_t bits;
+        std::uint64_t items;
+    };
+    // lambda = n / blocks from 1e-6 to 2e5: tiny loads, the 1% load (~50), saturation.
+    const shape shapes[] = {{512, 1},           {512, 44},
+                            {512, 1000},        {1024, 3},
+                            {101'376, 10'000},  {10'099'712, 1'000'000},
+                            {588'288, 100'000}, {1'572'864, 100'000},
+                            {512'000, 100},     {512 * (std::uint64_t{1} << 20), 1},
+                            {1536, 600'000},    {5120, 7}};
+    for (const shape& s : shapes) {
+        const double expected = bloom_test::blocked_formula_rate(s.bits, s.items);
+        const double got = bloom::blocked_false_positive_rate(s.bits, s.items);
+        INFO("m " << s.bits << ", n " << s.items << ": got " << got << ", expected " << expected);
+        CHECK(std::fabs(got - expected) <= 1e-9 * expected);
+    }
+    // One block holding one item on average: positive, but tiny, since a hit needs all 8 of the query's
+    // bits set and a block with i items has at most i set bits per word.
+    const double one_item = bloom::blocked_false_positive_rate(512, 1);
+    CHECK(one_item > std::exp(-1.0) * std::pow(1.0 / 64.0, 8.0)); // the i = 1 term alone
+    CHECK(one_item < 1e-9);
+}
+
+TEST_CASE("blocked_false_positive_rate agrees with the closed form from the Poisson generating function",
+          "[sizing][blocked]") {
+    // E[(1 - q^N)^8] = sum over j of C(8, j) (-1)^j E[q^(jN)], and E[s^N] = e^(lambda (s - 1)) for
+    // N ~ Poisson(lambda): a second, loop-free form. Its alternating terms cancel, losing about 1e-14 in
+    // absolute terms, so it is compared where the rate is at least 1e-4.
+    const auto closed_form = [](std::uint64_t bits, std::uint64_t items) {
+        const double lambda = static_cast<double>(items) / static_cast<double>(bits / 512);
+        const double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
+        double sum = 0.0;
+        for (int j = 0; j <= 8; ++j) {
+            const double sign = j % 2 == 0 ? 1.0 : -1.0;
+            sum += sign * binomial[j] * std::exp(lambda * (std::pow(63.0 / 64.0, j) - 1.0));
+        }
+        return sum;
+    };
+    for (const std::uint64_t items : {std::uint64_t{30}, std::uint64_t{44}, std::uint64_t{50},
+                                      std::uint64_t{87}, std::uint64_t{200}, std::uint64_t{1000}}) {
+        const double expected = closed_form(512 * 1000, items * 1000);
+        const double got = bloom::blocked_false_positive_rate(512 * 1000, items * 1000);
+        INFO(items << " items per block: got " << got << ", closed form " << expected);
+        REQUIRE(expected >= 1e-4);
+        CHECK(std::fabs(got - expected) <= 1e-9 * expected);
+    }
+}
+
+TEST_CASE("blocked_false_positive_rate grows with the items and falls with the bits", "[sizing][blocked]") {
+    double previous = 0.0;
+    for (std::uint64_t items = 1; items <= 10'000'000; items *= 10) {
+        const double rate = bloom::blocked_false_positive_rate(512 * 20'000, items);
+        CHECK(rate > previous);
+        previous = rate;
+    }
+    previous = 1.0;
+    for (std::uint64_t blocks = 1'000; blocks <= 1'000'000; blocks *= 10) {
+        const double rate = bloom::blocked_false_positive_rate(512 * blocks, 1'000'000);
+        CHECK(rate < previous);
+        previous = rate;
+    }
+    // Blocks cost rate at equal memory: above the classic filter's with 8 probes (uneven blocks).
+    CHECK(bloom::blocked_false_positive_rate(10'099'712, 1'000'000) >
+          bloom::false_positive_rate(10'099'712, 8, 1'000'000));
+}
+
+TEST_CASE("optimal_blocked_bit_count is the smallest multiple of 512 that meets the target",
+          "[sizing][blocked]") {
+    const auto check = [](std::uint64_t items, double rate) {
+        const std::uint64_t bits = bloom::optimal_blocked_bit_count(items, rate);
+        INFO("n " << items << ", p " << rate << ": " << bits << " bits");
+        REQUIRE(bits % 512 == 0);
+        REQUIRE(bits >= 512);
+        CHECK(bloom::blocked_false_positive_rate(bits, items) <= rate);
+        if (bits > 512) {
+            CHECK(bloom::blocked_false_positive_rate(bits - 512, items) > rate);
+        }
+        // Never below the classic filter's size (the search starts there).
+        CHECK(bits + 512 > bloom::optimal_bit_count(items, rate));
+    };
+    check(1'000'000, 0.01);
+    check(10'000, 0.01);
+    check(100'000, 0.001);
+    check(100'000, 0.1);
+    check(1, 0.5);
+    check(1, 1e-9);
+    check(100, 1e-6);
+    check(1'000'000'000, 0.01);
+    bloom_test::splitmix64 random(0xb10cULL);
+    for (int i = 0; i < 300; ++i) {
+        const std::uint64_t items = 1 + random.next() % 100'000'000;
+        // Rates spread log-uniformly over [1e-9, 0.5].
+        const double rate = std::exp(std::log(1e-9) + random.unit() * (std::log(0.5) - std::log(1e-9)));
+        check(items, rate);
+    }
+}
+
+TEST_CASE("the blocked layout needs about 10.1 bits per item at 1%", "[sizing][blocked]") {
+    const std::uint64_t bits = bloom::optimal_blocked_bit_count(1'000'000, 0.01);
+    const double bits_per_item = static_cast<double>(bits) / 1e6;
+    INFO(bits << " bits, " << bits_per_item << " per item");
+    CHECK(bits_per_item >= 10.05);
+    CHECK(bits_per_item <= 10.15);
+    // The classic filter needs 9.59.
+    CHECK(bits > bloom::optimal_bit_count(1'000'000, 0.01));
+}
+
+TEST_CASE("blocked sizing functions reject invalid arguments naming the parameter",
+          "[sizing][blocked][errors]") {
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(0, 10); }, "bit_count");
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(1000, 10); },
+                             {"bit_count", "1000"});
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(511, 10); }, {"bit_count", "511"});
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(513, 10); }, {"bit_count", "513"});
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(512, 0); }, "items");
+    require_invalid_argument([] { (void)bloom::optimal_blocked_bit_count(0, 0.01); }, "expected_items");
+    for (const double rate : {0.0, -0.0, 1.0, -0.01, 1.5, not_a_number, -not_a_number, infinity, -infinity}) {
+        INFO("rate " << rate);
+        require_invalid_argument([rate] { (void)bloom::optimal_blocked_bit_count(1000, rate); },
+                                 "false_positive_rate");
+    }
+    constexpr std::uint64_t max_items = std::numeric_limits<std::uint64_t>::max();
+    require_invalid_argument([] { (void)bloom::optimal_blocked_bit_count(max_items, 1e-300); },
+                             "expected_items");
+    require_invalid_argument([] { (void)bloom::optimal_blocked_bit_count(std::uint64_t{1} << 62, 1e-9); },
+                             "expected_items");
+    require_invalid_argument([] { (void)bloom::optimal_blocked_bit_count(max_items, 0.5); },
+                             "expected_items");
+}
+
+TEST_CASE("blocked_false_positive_rate stays a probability and returns quickly for crowded blocks",
+          "[sizing][blocked]") {
+    for (const std::uint64_t items_per_block :
+         {std::uint64_t{2250}, std::uint64_t{4096}, std::uint64_t{4097}, std::uint64_t{1'000'000'000},
+          std::uint64_t{1} << 60, std::numeric_limits<std::uint64_t>::max()}) {
+        const double rate = bloom::blocked_false_positive_rate(512, items_per_block);
+        INFO(items_per_block << " items in one block: " << rate);
+        CHECK(rate <= 1.0);
+        CHECK(rate > 0.999);
+    }
 }

@@ -1096,8 +1096,20 @@ inline void check_block_bits(const char* where, std::uint64_t bit_count) {
 // 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
 inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
     const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
-    const double log_lambda = std::log(lambda);
     const double log_miss = std::log1p(-1.0 / 64.0);
+    if (lambda > 4096.0) {
+        // Crowded blocks (rate ~1): the sum would need ~sqrt(lambda) terms. Use the closed form from the
+        // Poisson generating function, E[(1 - q^N)^8] = sum_j C(8, j) (-1)^j e^(-lambda (1 - q^j)), whose
+        // cancellation error (~1e-14) is irrelevant here.
+        constexpr double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
+        double sum = 0.0;
+        for (unsigned j = 0; j <= block_word_count; ++j) {
+            const double sign = j % 2 == 0 ? 1.0 : -1.0;
+            sum += sign * binomial[j] * std::exp(-lambda * -std::expm1(j * log_miss));
+        }
+        return std::fmin(std::fmax(sum, 0.0), 1.0);
+    }
+    const double log_lambda = std::log(lambda);
     const auto term = [&](double i) {
         const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
         const double one_word = -std::expm1(i * log_miss);
@@ -1119,7 +1131,7 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
             break;
         }
     }
-    return sum;
+    return std::fmin(sum, 1.0);
 }
 
 } // namespace detail

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// The bulk operations of every filter kind, insert(first, last) and contains(first, last, out), against
+// one-at-a-time calls. They hash a window of items ahead (16 for the classic filter, 64 for the blocked
+// one) and only then touch the oldest, so the lengths tried are shorter than, equal to and longer than
+// either window, and the inputs repeat values inside the window: a later copy must see the earlier one's
+// bits, exactly as in one-at-a-time calls.
+#include "catch.hpp"
+#include "test_support.hpp"
+
+#include <bloom/blocked_bloom_filter.hpp>
+#include <bloom/bloom_filter.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <list>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using bloom_test::insert_keys;
+using bloom_test::key;
+
+constexpr std::size_t lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000};
+
+/// `length` keys drawn from `distinct` indices starting at `first_index`, so values repeat, often within a
+/// window; every fifth key repeats the one before it.
+template <class T>
+std::vector<T> keys_with_repeats(std::size_t length, std::uint64_t distinct, std::uint64_t first_index,
+                                 std::uint64_t seed) {
+    bloom_test::splitmix64 random(seed);
+    std::vector<T> values;
+    for (std::size_t i = 0; i < length; ++i) {
+        if (i % 5 == 4) {
+            values.push_back(values.back());
+        } else {
+            values.push_back(key<T>(first_index + random.next() % distinct));
+        }
+    }
+    return values;
+}
+
+/// A filter of either kind with about `items` of room at 5%: full enough that inserts of new values
+/// sometimes return false.
+template <class Filter>
+Filter small_filter(std::uint64_t items) {
+    return Filter(items, 0.05);
+}
+
+/// The one-at-a-time answers for `values`.
+template <class Filter, class Values>
+std::vector<bool> single_answers(const Filter& filter, const Values& values) {
+    std::vector<bool> answers;
+    for (const auto& value : values) {
+        answers.push_back(filter.contains(value));
+    }
+    return answers;
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("bulk insert returns the count and sets the bits of one-at-a-time inserts",
+                   "[bulk][insert]", bloom::bloom_filter<std::uint64_t>,
+                   bloom::blocked_bloom_filter<std::uint64_t>, bloom::bloom_filter<std::string>,
+                   bloom::blocked_bloom_filter<std::string>) {
+    using value_type = typename TestType::value_type;
+    for (const std::size_t length : lengths) {
+        for (const std::uint64_t distinct :
+             {std::uint64_t{1}, std::uint64_t{length / 2 + 1}, std::uint64_t{length + 1}}) {
+            INFO(length << " values from " << distinct << " distinct");
+            const std::vector<value_type> values =
+                keys_with_repeats<value_type>(length, distinct, 0, length + distinct);
+            TestType bulk = small_filter<TestType>(length / 2 + 1);
+            TestType single = small_filter<TestType>(length / 2 + 1);
+            // Some items already in: the bulk insert must see them too.
+            insert_keys(bulk, 1'000'000, 1'000'000 + length / 4);
+            insert_keys(single, 1'000'000, 1'000'000 + length / 4);
+            const std::uint64_t count_before = single.item_count();
+
+            std::uint64_t single_count = 0;
+            for (const value_type& value : values) {
+                single_count += single.insert(value) ? 1 : 0;
+            }
+            CHECK(bulk.insert(values.begin(), values.end()) == single_count);
+            CHECK(bulk.item_count() == count_before + single_count);
+            CHECK(bulk.item_count() == single.item_count());
+            CHECK(bulk == single);
+            // Inserting again: nothing is new.
+            CHECK(bulk.insert(values.begin(), values.end()) == 0);
+            CHECK(bulk == single);
+            if (distinct == 1 && length > 0) {
+                CHECK(single_count == 1);
+            }
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("bulk insert accepts other iterators and key types", "[bulk][insert]",
+                   bloom::bloom_filter<std::uint64_t>, bloom::blocked_bloom_filter<std::uint64_t>) {
+    const std::vector<std::uint64_t> values = keys_with_repeats<std::uint64_t>(300, 200, 0, 17);
+    TestType single = small_filter<TestType>(200);
+    for (const std::uint64_t value : values) {
+        single.insert(value);
+    }
+    SECTION("a std::list (bidirectional)") {
+        const std::list<std::uint64_t> list(values.begin(), values.end());
+        TestType bulk = small_filter<TestType>(200);
+        CHECK(bulk.insert(list.begin(), list.end()) == single.item_count());
+        CHECK(bulk == single);
+    }
+    SECTION("a raw pointer range") {
+        TestType bulk = small_filter<TestType>(200);
+        CHECK(bulk.insert(values.data(), values.data() + values.size()) == single.item_count());
+        CHECK(bulk == single);
+    }
+    SECTION("narrower integers, converted as single inserts convert them") {
+        std::vector<std::uint32_t> narrow;
+        TestType narrow_single = small_filter<TestType>(200);
+        for (const std::uint64_t value : values) {
+            narrow.push_back(static_cast<std::uint32_t>(value));
+            narrow_single.insert(static_cast<std::uint32_t>(value));
+        }
+        TestType bulk = small_filter<TestType>(200);
+        CHECK(bulk.insert(narrow.begin(), narrow.end()) == narrow_single.item_count());
+        CHECK(bulk == narrow_single);
+    }
+}
+
+TEMPLATE_TEST_CASE("bulk contains writes the one-at-a-time answers in order", "[bulk][lookup]",
+                   bloom::bloom_filter<std::uint64_t>, bloom::blocked_bloom_filter<std::uint64_t>,
+                   bloom::bloom_filter<std::string>, bloom::blocked_bloom_filter<std::string>) {
+    using value_type = typename TestType::value_type;
+    // Members are indices [0, 400); a filter sized for 300 at 5% also gives false positives.
+    TestType filter = small_filter<TestType>(300);
+    insert_keys(filter, 0, 400);
+    const TestType& view = filter;
+
+    // Indices [0, 800): half members, half not, in random order, with repeats.
+    const auto queries_of = [](std::size_t length) {
+        return keys_with_repeats<value_type>(length, 800, 0, 99 + length);
+    };
+    SECTION("into std::back_inserter of a std::vector<bool>") {
+        for (const std::size_t length : lengths) {
+            INFO(length << " queries");
+            const std::vector<value_type> queries = queries_of(length);
+            std::vector<bool> answers;
+            auto next = view.contains(queries.begin(), queries.end(), std::back_inserter(answers));
+            CHECK(answers == single_answers(view, queries));
+            // The returned iterator goes on appending.
+            *next = true;
+            CHECK(answers.size() == length + 1);
+        }
+    }
+    SECTION("into a bool array") {
+        for (const std::size_t length : lengths) {
+            INFO(length << " queries");
+            const std::vector<value_type> queries = queries_of(length);
+            const std::vector<bool> expected = single_answers(view, queries);
+            // Every slot starts as the wrong answer; one more slot past the end must stay untouched.
+            std::unique_ptr<bool[]> answers(new bool[length + 1]);
+            for (std::size_t i = 0; i < length; ++i) {
+                answers[i] = !expected[i];
+            }
+            answers[length] = true;
+            bool* const end = view.contains(queries.begin(), queries.end(), answers.get());
+            CHECK(end == answers.get() + length);
+            CHECK(std::vector<bool>(answers.get(), answers.get() + length) == expected);
+            CHECK(answers[length]);
+        }
+    }
+    SECTION("into a std::vector<char>") {
+        for (const std::size_t length : lengths) {
+            INFO(length << " queries");
+            const std::vector<value_type> queries = queries_of(length);
+            const std::vector<bool> expected = single_answers(view, queries);
+            std::vector<char> answers(length + 1, 7);
+            const auto end = view.contains(queries.begin(), queries.end(), answers.begin());
+            CHECK(end == answers.begin() + static_cast<std::ptrdiff_t>(length));
+            std::vector<char> expected_chars;
+            for (const bool answer : expected) {
+                expected_chars.push_back(answer ? 1 : 0);
+            }
+            expected_chars.push_back(7);
+            CHECK(answers == expected_chars);
+        }
+    }
+    SECTION("into a std::vector<bool> through its iterator") {
+        for (const std::size_t length : lengths) {
+            INFO(length << " queries");
+            const std::vector<value_type> queries = queries_of(length);
+            const std::vector<bool> expected = single_answers(view, queries);
+            std::vector<bool> answers(length + 1);
+            for (std::size_t i = 0; i < length; ++i) {
+                answers[i] = !expected[i];
+            }
+            answers[length] = true;
+            const auto end = view.contains(queries.begin(), queries.end(), answers.begin());
+            CHECK(end == answers.begin() + static_cast<std::ptrdiff_t>(length));
+            std::vector<bool> written(answers.begin(), answers.begin() + static_cast<std::ptrdiff_t>(length));
+            CHECK(written == expected);
+            CHECK(answers[length]);
+        }
+    }
+    SECTION("members are all found, and the false positives are the single calls' ones") {
+        std::vector<value_type> members;
+        std::vector<value_type> non_members;
+        for (std::uint64_t i = 0; i < 400; ++i) {
+            members.push_back(key<value_type>(i));
+            non_members.push_back(key<value_type>(10'000 + i));
+        }
+        std::vector<char> found(400);
+        view.contains(members.begin(), members.end(), found.begin());
+        CHECK(found == std::vector<char>(400, 1));
+        std::vector<bool> absent;
+        view.contains(non_members.begin(), non_members.end(), std::back_inserter(absent));
+        CHECK(absent == single_answers(view, non_members));
+    }
+}
+
+TEMPLATE_TEST_CASE("bulk operations read single-pass input iterators", "[bulk][input]",
+                   bloom::bloom_filter<std::uint64_t>, bloom::blocked_bloom_filter<std::uint64_t>,
+                   bloom::bloom_filter<std::string>, bloom::blocked_bloom_filter<std::string>) {
+    using value_type = typename TestType::value_type;
+    for (const std::size_t length : {std::size_t{0}, std::size_t{1}, std::size_t{65}, std::size_t{1000}}) {
+        INFO(length << " values");
+        // Keys print without whitespace (decimal integers, URLs), so a stream reads them back one by one.
+        const std::vector<value_type> values = keys_with_repeats<value_type>(length, length / 2 + 1, 0, 5);
+        std::ostringstream text;
+        for (const value_type& value : values) {
+            text << value << '\n';
+        }
+
+        TestType single = small_filter<TestType>(length / 2 + 1);
+        std::uint64_t single_count = 0;
+        for (const value_type& value : values) {
+            single_count += single.insert(value) ? 1 : 0;
+        }
+        TestType bulk = small_filter<TestType>(length / 2 + 1);
+        std::istringstream insert_stream(text.str());
+        CHECK(bulk.insert(std::istream_iterator<value_type>(insert_stream),
+                          std::istream_iterator<value_type>()) == single_count);
+        CHECK(bulk == single);
+
+        const std::vector<value_type> queries = keys_with_repeats<value_type>(length, 2 * length + 2, 0, 6);
+        std::ostringstream query_text;
+        for (const value_type& value : queries) {
+            query_text << value << '\n';
+        }
+        std::istringstream query_stream(query_text.str());
+        std::vector<bool> answers;
+        bulk.contains(std::istream_iterator<value_type>(query_stream), std::istream_iterator<value_type>(),
+                      std::back_inserter(answers));
+        CHECK(answers == single_answers(single, queries));
+    }
+}
+
+TEMPLATE_TEST_CASE("bulk operations on string filters take any string type", "[bulk][lookup]",
+                   bloom::bloom_filter<std::string>, bloom::blocked_bloom_filter<std::string>) {
+    const std::vector<std::string> strings = keys_with_repeats<std::string>(200, 150, 0, 3);
+    std::vector<std::string_view> views(strings.begin(), strings.end());
+    std::vector<const char*> pointers;
+    for (const std::string& text : strings) {
+        pointers.push_back(text.c_str());
+    }
+    TestType from_strings = small_filter<TestType>(100);
+    TestType from_views = small_filter<TestType>(100);
+    TestType from_pointers = small_filter<TestType>(100);
+    const std::size_t count = from_strings.insert(strings.begin(), strings.end());
+    CHECK(from_views.insert(views.begin(), views.end()) == count);
+    CHECK(from_pointers.insert(pointers.begin(), pointers.end()) == count);
+    CHECK(from_views == from_strings);
+    CHECK(from_pointers == from_strings);
+
+    const std::vector<std::string> queries = keys_with_repeats<std::string>(200, 400, 0, 4);
+    const std::vector<std::string_view> query_views(queries.begin(), queries.end());
+    std::vector<char> by_string(queries.size());
+    std::vector<char> by_view(queries.size());
+    from_strings.contains(queries.begin(), queries.end(), by_string.begin());
+    from_strings.contains(query_views.begin(), query_views.end(), by_view.begin());
+    CHECK(by_string == by_view);
+    std::vector<bool> expected = single_answers(from_strings, queries);
+    CHECK(std::vector<bool>(by_string.begin(), by_string.end()) == expected);
+}
+
+TEMPLATE_TEST_CASE("bulk operations on a moved-from filter insert nothing and find everything",
+                   "[bulk][value]", bloom::bloom_filter<std::uint64_t>,
+                   bloom::blocked_bloom_filter<std::uint64_t>) {
+    TestType source = small_filter<TestType>(100);
+    const TestType target(std::move(source));
+    const std::vector<std::uint64_t> values = keys_with_repeats<std::uint64_t>(100, 1000, 0, 8);
+    // NOLINTBEGIN(bugprone-use-after-move): the moved-from state is documented.
+    CHECK(source.insert(values.begin(), values.end()) == 0);
+    CHECK(source.item_count() == 0);
+    std::vector<char> answers(values.size(), 0);
+    CHECK(source.contains(values.begin(), values.end(), answers.begin()) == answers.end());
+    CHECK(answers == std::vector<char>(values.size(), 1));
+    // NOLINTEND(bugprone-use-after-move)
+    CHECK(target.item_count() == 0);
+}
