@@ -25,7 +25,8 @@ namespace {
 using bloom_test::insert_keys;
 using bloom_test::key;
 
-constexpr std::size_t lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 1000};
+// Around the pipelines' windows (16, 64) and the classic lookup's batch (512), and several batches.
+constexpr std::size_t lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 511, 512, 513, 1000, 1537};
 
 /// `length` keys drawn from `distinct` indices starting at `first_index`, so values repeat, often within a
 /// window; every fifth key repeats the one before it.

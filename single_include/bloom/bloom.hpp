@@ -1748,7 +1748,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<true>(hash); },
+            [this](std::uint64_t hash) { prefetch_probes_for_write(hash); },
             [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
         return inserted;
     }
@@ -1763,18 +1763,20 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return contains_hash(this->hash_of(value));
     }
 
-    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
-    /// prefetching. Returns the output iterator past the last result.
+    /// Writes contains(value) for every value of [first, last) to `out`, in order. Works through the
+    /// items in batches with many cache misses in flight, and fetches a probe's line only while the item
+    /// may still be present: a non-member costs about two line fetches instead of k. Returns the output
+    /// iterator past the last result.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<false>(hash); },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
+        if (this->m_hash_count == 0) { // moved-from: no bits, every answer is "maybe"
+            for (; first != last; ++first) {
+                *out = true;
                 ++out;
-            });
-        return out;
+            }
+            return out;
+        }
+        return contains_in_rounds(first, last, out);
     }
 
     /// The formula's rate at item_count(): how full the filter has become. 0 when empty.
@@ -1884,12 +1886,70 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return true;
     }
 
-    template <bool ForWrite>
-    void prefetch_probes(std::uint64_t hash) const noexcept {
+    /// Bulk lookups beyond the cache, in rounds over batches of `batch` items. Prefetching all k lines of
+    /// every item (as insert does) wastes most of them on non-members, which stop at their first zero bit,
+    /// after two probes on average. Here round r tests probe r of every item still possibly present and
+    /// prefetches probe r + 1 only for those whose bit was set: a non-member costs about two line fetches
+    /// instead of k, while a whole batch of fetches is in flight before the first is needed. The survivors
+    /// are compacted without branches: whether a bit is set is a coin flip a branch would mispredict.
+    template <class InputIt, class OutputIt>
+    OutputIt contains_in_rounds(InputIt first, InputIt last, OutputIt out) const {
+        // 512: measured against 128 (1.7x slower for non-members at 10^7 items); the batch's state (13 KB)
+        // still fits the L1 cache.
+        constexpr std::size_t batch = 512;
+        struct probe_state {
+            detail::probe_sequence probes{0};
+            std::uint64_t position = 0;
+        };
+        probe_state states[batch];
+        std::uint16_t alive[batch];
+        bool present[batch];
+        const std::uint64_t* const words = this->words();
+        const std::uint64_t bit_count = this->m_bit_count;
+        while (first != last) {
+            std::size_t count = 0;
+            for (; count < batch && first != last; ++first, ++count) {
+                probe_state& state = states[count];
+                state.probes = detail::probe_sequence(this->hash_of(*first));
+                state.position = state.probes.next(bit_count);
+                detail::prefetch(words + detail::word_of(state.position));
+                alive[count] = static_cast<std::uint16_t>(count);
+                present[count] = false;
+            }
+            std::size_t alive_count = count;
+            for (unsigned round = 1; alive_count != 0; ++round) {
+                std::size_t survivors = 0;
+                for (std::size_t i = 0; i < alive_count; ++i) {
+                    const std::uint64_t position = states[alive[i]].position;
+                    alive[survivors] = alive[i];
+                    survivors += (words[detail::word_of(position)] >> (position & 63)) & 1;
+                }
+                alive_count = survivors;
+                if (round == this->m_hash_count) {
+                    for (std::size_t i = 0; i < alive_count; ++i) {
+                        present[alive[i]] = true;
+                    }
+                    break;
+                }
+                for (std::size_t i = 0; i < alive_count; ++i) {
+                    probe_state& state = states[alive[i]];
+                    state.position = state.probes.next(bit_count);
+                    detail::prefetch(words + detail::word_of(state.position));
+                }
+            }
+            for (std::size_t i = 0; i < count; ++i) {
+                *out = present[i];
+                ++out;
+            }
+        }
+        return out;
+    }
+
+    void prefetch_probes_for_write(std::uint64_t hash) const noexcept {
         detail::probe_sequence probes(hash);
         const std::uint64_t* const words = this->words();
         for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            detail::prefetch<ForWrite>(words + detail::word_of(probes.next(this->m_bit_count)));
+            detail::prefetch<true>(words + detail::word_of(probes.next(this->m_bit_count)));
         }
     }
 
