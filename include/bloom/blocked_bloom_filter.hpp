@@ -84,6 +84,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// them one by one. Returns how many were definitely new.
     template <class InputIt>
     std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::blocked_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
+                      "values; specialise bloom::hash<T> or pass a Hasher");
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -105,6 +108,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// prefetching. Returns the output iterator past the last result.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::blocked_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
             [this](std::uint64_t hash) { detail::prefetch<false>(block_of(hash)); },

@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #ifndef XXH_INLINE_ALL
 #    define XXH_INLINE_ALL
@@ -299,6 +300,11 @@ template <class Hasher, class K>
 /// True if `Hasher` can hash a `K` with a seed.
 template <class Hasher, class K>
 inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, std::uint64_t>;
+
+/// True if `Hasher` can hash what an `InputIt` points to (the range forms of insert and contains).
+template <class Hasher, class InputIt>
+inline constexpr bool can_hash_range_v =
+    can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
 
 } // namespace detail
 

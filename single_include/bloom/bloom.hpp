@@ -612,6 +612,7 @@ class probe_sequence {
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #ifndef XXH_INLINE_ALL
 #    define XXH_INLINE_ALL
@@ -878,6 +879,11 @@ template <class Hasher, class K>
 /// True if `Hasher` can hash a `K` with a seed.
 template <class Hasher, class K>
 inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, std::uint64_t>;
+
+/// True if `Hasher` can hash what an `InputIt` points to (the range forms of insert and contains).
+template <class Hasher, class InputIt>
+inline constexpr bool can_hash_range_v =
+    can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
 
 } // namespace detail
 
@@ -1519,6 +1525,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// them one by one. Returns how many were definitely new.
     template <class InputIt>
     std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::blocked_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
+                      "values; specialise bloom::hash<T> or pass a Hasher");
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -1540,6 +1549,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// prefetching. Returns the output iterator past the last result.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::blocked_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
             [this](std::uint64_t hash) { detail::prefetch<false>(block_of(hash)); },
@@ -1745,6 +1757,9 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// them one by one. Returns how many were definitely new.
     template <class InputIt>
     std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::bloom_filter::insert(first, last): the Hasher cannot hash the range's "
+                      "values; specialise bloom::hash<T> or pass a Hasher");
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -1769,6 +1784,9 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// iterator past the last result.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
         if (this->m_hash_count == 0) { // moved-from: no bits, every answer is "maybe"
             for (; first != last; ++first) {
                 *out = true;
