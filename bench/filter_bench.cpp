@@ -249,7 +249,8 @@ std::size_t size_from_environment(const char* variable, std::size_t fallback) {
 settings settings_from_environment() {
     const std::size_t max_items = size_from_environment("BLOOM_BENCH_MAX_ITEMS", 100'000'000);
     settings chosen{{}, size_from_environment("BLOOM_BENCH_MAX_SET_ITEMS", 10'000'000)};
-    for (const std::size_t size : {10'000, 1'000'000, 10'000'000, 100'000'000}) {
+    for (const std::size_t size :
+         {std::size_t{10'000}, std::size_t{1'000'000}, std::size_t{10'000'000}, std::size_t{100'000'000}}) {
         if (size <= max_items) {
             chosen.sizes.push_back(size);
         }
