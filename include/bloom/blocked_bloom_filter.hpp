@@ -65,7 +65,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     explicit blocked_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                                   const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
-        : base(checked(geometry), optimal_load(geometry), 0.0, seed, hash_function, allocator) {
+        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
         this->m_target_false_positive_rate =
             detail::unchecked_blocked_false_positive_rate(this->m_bit_count, this->m_expected_items);
     }
@@ -232,11 +232,6 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                                std::to_string(geometry.hash_count));
         }
         return geometry;
-    }
-
-    static std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-        const double load = std::round(static_cast<double>(geometry.bit_count) * detail::ln2 / bits_per_item);
-        return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
     }
 };
 

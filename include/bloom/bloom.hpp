@@ -18,12 +18,16 @@
 //
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
-// <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
+// <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
+// arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
+// 0.8).
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
 #include "bloom/bloom_filter.hpp"
+#include "bloom/counting_bloom_filter.hpp"
 #include "bloom/hash.hpp"
+#include "bloom/scalable_bloom_filter.hpp"
 #include "bloom/sizing.hpp"
 #include "bloom/version.hpp"
 

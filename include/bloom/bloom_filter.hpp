@@ -51,15 +51,15 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
-               hash_function, allocator) {}
+        : base(detail::optimal_geometry(expected_items, false_positive_rate), expected_items,
+               false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
     /// round(m ln 2 / k), and its target rate the formula's rate there.
     /// Throws std::invalid_argument for a zero bit or hash count, or a bit count that cannot be held.
     explicit bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                           const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(checked(geometry), optimal_load(geometry), 0.0, seed, hash_function, allocator) {
+        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
         this->m_target_false_positive_rate = detail::unchecked_false_positive_rate(
             this->m_bit_count, this->m_hash_count, this->m_expected_items);
     }
@@ -182,6 +182,8 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
+    friend struct detail::hash_access;
+
     // Items in flight in the bulk pipeline: each has k lines prefetched, so a short window already fills
     // the core's outstanding-miss slots.
     static constexpr std::size_t window = 16;
@@ -292,23 +294,11 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         }
     }
 
-    static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
-        return {bits, optimal_hash_count(bits, expected_items)};
-    }
-
     static filter_geometry checked(filter_geometry geometry) {
         constexpr const char* where = "bloom::bloom_filter";
         detail::check_bits(where, geometry.bit_count);
         detail::check_hashes(where, geometry.hash_count);
         return geometry;
-    }
-
-    static std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-        const double load =
-            std::round(static_cast<double>(geometry.bit_count) * detail::ln2 /
-                       static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
-        return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
     }
 };
 

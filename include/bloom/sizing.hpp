@@ -152,6 +152,22 @@ struct filter_geometry {
 
 namespace detail {
 
+/// The classic shape for `expected_items` at `false_positive_rate`: optimal_bit_count, then
+/// optimal_hash_count. Shared by every filter with the classic layout (plain, counting). Throws as they do.
+[[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
+                                                      double false_positive_rate) {
+    const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
+    return {bits, optimal_hash_count(bits, expected_items)};
+}
+
+/// The load at which a classic shape is optimal, round(m ln 2 / k), at least 1: the expected_items() of a
+/// filter built from an explicit geometry.
+[[nodiscard]] inline std::uint64_t optimal_load(filter_geometry geometry) noexcept {
+    const double load = std::round(static_cast<double>(geometry.bit_count) * ln2 /
+                                   static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
+    return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
+}
+
 /// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
 /// every word of one block.
 inline constexpr std::uint64_t block_bits = 512;

@@ -52,7 +52,9 @@
 //
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
-// <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
+// <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
+// arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
+// 0.8).
 
 // ======== include/bloom/aligned_allocator.hpp =======================================
 #ifndef BLOOM_ALIGNED_ALLOCATOR_HPP
@@ -384,6 +386,12 @@ namespace bloom::detail {
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void
 throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
     throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
+}
+
+/// Throws std::length_error with `where: message`: a filter cannot grow any further.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
+                                                                  const std::string& message) {
+    throw std::length_error(std::string(where) + ": " + message);
 }
 
 } // namespace bloom::detail
@@ -1083,6 +1091,22 @@ struct filter_geometry {
 
 namespace detail {
 
+/// The classic shape for `expected_items` at `false_positive_rate`: optimal_bit_count, then
+/// optimal_hash_count. Shared by every filter with the classic layout (plain, counting). Throws as they do.
+[[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
+                                                      double false_positive_rate) {
+    const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
+    return {bits, optimal_hash_count(bits, expected_items)};
+}
+
+/// The load at which a classic shape is optimal, round(m ln 2 / k), at least 1: the expected_items() of a
+/// filter built from an explicit geometry.
+[[nodiscard]] inline std::uint64_t optimal_load(filter_geometry geometry) noexcept {
+    const double load = std::round(static_cast<double>(geometry.bit_count) * ln2 /
+                                   static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
+    return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
+}
+
 /// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
 /// every word of one block.
 inline constexpr std::uint64_t block_bits = 512;
@@ -1220,6 +1244,20 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
 #include <vector>
 
 namespace bloom::detail {
+
+/// The by-hash entry points of a filter, for filters built from filters: a scalable filter hashes an item
+/// once and probes each of its stages (same hasher, same seed) with that hash. A filter befriends this
+/// class to grant it; users never name it.
+struct hash_access {
+    template <class Filter>
+    static bool insert(Filter& filter, std::uint64_t hash) noexcept {
+        return filter.insert_hash(hash);
+    }
+    template <class Filter>
+    [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
+        return filter.contains_hash(hash);
+    }
+};
 
 template <class Hasher, class Allocator>
 class filter_base {
@@ -1506,7 +1544,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     explicit blocked_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                                   const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
-        : base(checked(geometry), optimal_load(geometry), 0.0, seed, hash_function, allocator) {
+        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
         this->m_target_false_positive_rate =
             detail::unchecked_blocked_false_positive_rate(this->m_bit_count, this->m_expected_items);
     }
@@ -1674,11 +1712,6 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         }
         return geometry;
     }
-
-    static std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-        const double load = std::round(static_cast<double>(geometry.bit_count) * detail::ln2 / bits_per_item);
-        return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
-    }
 };
 
 } // namespace bloom
@@ -1730,15 +1763,15 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
-               hash_function, allocator) {}
+        : base(detail::optimal_geometry(expected_items, false_positive_rate), expected_items,
+               false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
     /// round(m ln 2 / k), and its target rate the formula's rate there.
     /// Throws std::invalid_argument for a zero bit or hash count, or a bit count that cannot be held.
     explicit bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                           const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(checked(geometry), optimal_load(geometry), 0.0, seed, hash_function, allocator) {
+        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
         this->m_target_false_positive_rate = detail::unchecked_false_positive_rate(
             this->m_bit_count, this->m_hash_count, this->m_expected_items);
     }
@@ -1861,6 +1894,8 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
+    friend struct detail::hash_access;
+
     // Items in flight in the bulk pipeline: each has k lines prefetched, so a short window already fills
     // the core's outstanding-miss slots.
     static constexpr std::size_t window = 16;
@@ -1971,29 +2006,766 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         }
     }
 
-    static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
-        return {bits, optimal_hash_count(bits, expected_items)};
-    }
-
     static filter_geometry checked(filter_geometry geometry) {
         constexpr const char* where = "bloom::bloom_filter";
         detail::check_bits(where, geometry.bit_count);
         detail::check_hashes(where, geometry.hash_count);
         return geometry;
     }
-
-    static std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-        const double load =
-            std::round(static_cast<double>(geometry.bit_count) * detail::ln2 /
-                       static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
-        return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
-    }
 };
 
 } // namespace bloom
 
 #endif // BLOOM_BLOOM_FILTER_HPP
+
+// ======== include/bloom/counting_bloom_filter.hpp ===================================
+#ifndef BLOOM_COUNTING_BLOOM_FILTER_HPP
+#define BLOOM_COUNTING_BLOOM_FILTER_HPP
+
+// bloom::counting_bloom_filter<T> — a Bloom filter that can forget: m small counters instead of m bits.
+//
+// Fan, Cao, Almeida & Broder 2000 ("Summary cache"): replace each bit of the classic filter by a counter;
+// insert increments an item's k counters, remove decrements them, contains asks whether all are non-zero.
+// Sizing and probes are the classic filter's (m counters for n items at rate p, k probes from one seeded
+// hash), so the rate is the classic formula's, at CounterBits (4 by default; 8 and 16 offered) times the
+// memory: 4-bit counters take about 38 bits per item at 1%.
+//
+//     #include <bloom/counting_bloom_filter.hpp>
+//
+//     bloom::counting_bloom_filter<std::string> sessions(100'000, 0.01);  // 958,506 counters, 479 KB
+//     sessions.insert("alice");
+//     sessions.remove("alice");              // true: alice's counters were decremented
+//     sessions.contains("alice");            // false (unless another item holds those counters)
+//     sessions.remove("bob");                // false: proven absent, nothing changed
+//
+// Two things every counting filter does, stated plainly:
+// - Precondition of remove: remove only what you inserted. Removing an item that was never inserted but is
+//   a false positive decrements other items' counters and can create false negatives. remove() changes
+//   nothing and returns false when the filter proves the item absent (a counter is 0), but it cannot tell
+//   a false positive from a member.
+// - Saturation: a counter that reaches its maximum (15 for 4 bits) sticks there and is never decremented
+//   again. The filter then cannot forget the items on that counter, but no false negative can arise from
+//   it. With 4 bits this needs 15 items on one counter: about 10^-15 per counter at the optimal load
+//   (Fan et al. 2000). saturated_counters() reports how many there are.
+
+// ======== include/bloom/detail/counter_words.hpp ====================================
+#ifndef BLOOM_DETAIL_COUNTER_WORDS_HPP
+#define BLOOM_DETAIL_COUNTER_WORDS_HPP
+
+// Small unsigned counters packed into 64-bit words, with 64-bit counter indices throughout.
+//
+// Counter i of width W bits (4, 8 or 16) is bits [s, s + W) of word i / (64 / W), where
+// s = (i % (64 / W)) * W: the counters of a word run from its least significant bits up, so the layout is
+// the same on every platform once the words are stored little-endian.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// The packing of counters of `CounterBits` bits.
+template <std::size_t CounterBits>
+struct counter_layout {
+    static_assert(CounterBits == 4 || CounterBits == 8 || CounterBits == 16,
+                  "bloom: counters are 4, 8 or 16 bits wide");
+
+    static constexpr unsigned bits = static_cast<unsigned>(CounterBits);
+    static constexpr unsigned per_word = 64 / bits;
+    /// The largest value a counter holds; a counter that reaches it sticks there.
+    static constexpr std::uint64_t max_value = (std::uint64_t{1} << bits) - 1;
+    /// One in the lowest bit of every counter of a word.
+    static constexpr std::uint64_t low_bits = ~std::uint64_t{0} / max_value;
+
+    /// The word that holds counter `index`.
+    [[nodiscard]] static constexpr std::size_t word_of(std::uint64_t index) noexcept {
+        return static_cast<std::size_t>(index / per_word);
+    }
+    /// The position of counter `index`'s lowest bit inside its word.
+    [[nodiscard]] static constexpr unsigned shift_of(std::uint64_t index) noexcept {
+        return static_cast<unsigned>(index % per_word) * bits;
+    }
+    /// Bits needed for `counter_count` counters (the caller checks that they fit in 64 bits).
+    [[nodiscard]] static constexpr std::uint64_t storage_bits(std::uint64_t counter_count) noexcept {
+        return counter_count * bits;
+    }
+    /// Number of non-zero counters in `word`: each counter's bits are ORed down into its lowest bit.
+    [[nodiscard]] static constexpr unsigned non_zero_in(std::uint64_t word) noexcept {
+        for (unsigned shift = 1; shift < bits; shift *= 2) {
+            word |= word >> shift;
+        }
+        return popcount(word & low_bits);
+    }
+    /// Number of counters of `word` at max_value: each counter's bits are ANDed down into its lowest bit.
+    [[nodiscard]] static constexpr unsigned saturated_in(std::uint64_t word) noexcept {
+        for (unsigned shift = 1; shift < bits; shift *= 2) {
+            word &= word >> shift;
+        }
+        return popcount(word & low_bits);
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_COUNTER_WORDS_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+
+namespace bloom {
+
+/// A counting Bloom filter of T: counters of CounterBits bits (4, 8 or 16) packed into 64-bit words, k probes
+/// per item. Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
+/// Allocator: allocates the words (rebound to std::uint64_t).
+template <class T, class Hasher = hash<T>, std::size_t CounterBits = 4,
+          class Allocator = std::allocator<std::uint64_t>>
+class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
+    using base = detail::filter_base<Hasher, Allocator>;
+    using layout = detail::counter_layout<CounterBits>;
+
+  public:
+    using value_type = T;
+    using typename base::allocator_type;
+    using typename base::hasher;
+    using typename base::size_type;
+
+    /// Bits per counter.
+    static constexpr std::size_t counter_bits = CounterBits;
+    /// The largest value a counter holds; a counter that reaches it sticks there.
+    static constexpr std::uint64_t max_counter = layout::max_value;
+
+    /// A filter of optimal_bit_count(expected_items, false_positive_rate) counters and optimal_hash_count
+    /// probes: the classic filter's shape, with counters for bits.
+    /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or counters that cannot be held.
+    counting_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
+                          std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
+                          const Allocator& allocator = Allocator())
+        : base(storage_of(detail::optimal_geometry(expected_items, false_positive_rate), "expected_items"),
+               expected_items, false_positive_rate, seed, hash_function, allocator) {}
+
+    /// A filter of an explicit shape: geometry.bit_count counters, geometry.hash_count probes. Its
+    /// expected_items() is round(m ln 2 / k) and its target rate the formula's rate there.
+    /// Throws std::invalid_argument for a zero counter or hash count, or counters that cannot be held.
+    explicit counting_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
+                                   const Hasher& hash_function = Hasher(),
+                                   const Allocator& allocator = Allocator())
+        : base(storage_of(checked(geometry), "bit_count"), detail::optimal_load(geometry), 0.0, seed,
+               hash_function, allocator) {
+        this->m_target_false_positive_rate = detail::unchecked_false_positive_rate(
+            counter_count(), this->m_hash_count, this->m_expected_items);
+    }
+
+    /// Increments the k counters of `value` (a counter at max_counter stays there). O(k). Returns true if
+    /// `value` was definitely absent before (some counter was 0), false if it was probably present.
+    template <class K>
+    bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::counting_bloom_filter::insert: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return insert_hash(this->hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing ahead and prefetching; the same result as inserting
+    /// them one by one. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::counting_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
+                      "values; specialise bloom::hash<T> or pass a Hasher");
+        std::size_t inserted = 0;
+        detail::pipelined_for_each<window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { prefetch_probes<true>(hash); },
+            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// False: `value` is definitely absent (one of its counters is 0). True: it is probably present
+    /// (false positive at about current_false_positive_rate()). O(k).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::counting_bloom_filter::contains: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return contains_hash(this->hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
+    /// prefetching. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::counting_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        detail::pipelined_for_each<window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { prefetch_probes<false>(hash); },
+            [&](std::uint64_t hash) {
+                *out = contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+    /// Decrements the k counters of `value` (a counter at max_counter stays there) and returns true.
+    /// If the filter proves `value` absent (a counter is 0, or one its probes hit several times holds less
+    /// than that) it changes nothing and returns false. O(k). Precondition: `value` was inserted; removing a
+    /// false positive decrements other items' counters and can create false negatives.
+    template <class K>
+    bool remove(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::counting_bloom_filter::remove: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return remove_hash(this->hash_of(value));
+    }
+
+    /// The smallest of `value`'s counters: an upper bound of how many times it is held (inserts minus
+    /// removes) while that is below max_counter; max_counter once its counters saturated. 0: absent. O(k).
+    template <class K>
+    [[nodiscard]] std::uint64_t count(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::counting_bloom_filter::count: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return count_hash(this->hash_of(value));
+    }
+
+    /// m, the number of counters (the classic filter's bits): the range the probes map onto.
+    [[nodiscard]] std::uint64_t counter_count() const noexcept { return this->m_bit_count / CounterBits; }
+    /// m, as in bloom_filter::bit_count() and the rate formulas: the number of counters, not of storage bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return counter_count(); }
+    /// k, the number of counters each item increments.
+    [[nodiscard]] unsigned hash_count() const noexcept { return base::hash_count(); }
+    /// The seed every hash of this filter uses.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return base::seed(); }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return base::expected_items(); }
+    /// The rate the filter was sized for, reached at expected_items().
+    [[nodiscard]] double target_false_positive_rate() const noexcept {
+        return base::target_false_positive_rate();
+    }
+    /// Bytes of the counter array: counter_count() * CounterBits / 8, rounded up to whole 64-bit words.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return base::memory_bytes(); }
+    [[nodiscard]] allocator_type get_allocator() const { return base::get_allocator(); }
+    [[nodiscard]] hasher hash_function() const { return base::hash_function(); }
+
+    /// Inserts minus successful removes, never below 0: the items held, counted with multiplicity. An
+    /// estimate once removes of non-members or saturated counters are involved.
+    [[nodiscard]] std::uint64_t item_count() const noexcept { return this->m_item_count; }
+
+    /// The classic formula's rate at item_count() over counter_count() counters. 0 when empty. O(1).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return this->m_item_count == 0 || this->m_bit_count == 0
+                   ? 0.0
+                   : detail::unchecked_false_positive_rate(counter_count(), this->m_hash_count,
+                                                           this->m_item_count);
+    }
+
+    /// Number of counters at max_counter: stuck there, never decremented again. O(m / (64 / CounterBits)).
+    [[nodiscard]] std::uint64_t saturated_counters() const noexcept {
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < this->m_words.size(); ++i) {
+            total += layout::saturated_in(this->m_words[i]);
+        }
+        return total;
+    }
+
+    /// Fraction of non-zero counters, in [0, 1]. O(m / (64 / CounterBits)).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        return this->m_bit_count == 0
+                   ? 0.0
+                   : static_cast<double>(non_zero_counters()) / static_cast<double>(counter_count());
+    }
+
+    /// Distinct items estimated from the non-zero counters X, -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007).
+    /// Infinity once every counter is non-zero. O(m / (64 / CounterBits)).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        if (this->m_bit_count == 0) {
+            return 0.0;
+        }
+        const std::uint64_t non_zero = non_zero_counters();
+        const std::uint64_t counters = counter_count();
+        if (non_zero == counters) {
+            return std::numeric_limits<double>::infinity();
+        }
+        const double m = static_cast<double>(counters);
+        return -(m / static_cast<double>(this->m_hash_count)) *
+               std::log1p(-static_cast<double>(non_zero) / m);
+    }
+
+    /// The packed counters: counter i is bits [s, s + CounterBits) of word i / (64 / CounterBits), with
+    /// s = (i % (64 / CounterBits)) * CounterBits. Counters past counter_count() in the last word are 0.
+    [[nodiscard]] const std::uint64_t* data() const noexcept { return base::data(); }
+    /// Number of 64-bit words, ceil(counter_count() * CounterBits / 64).
+    [[nodiscard]] std::size_t word_count() const noexcept { return base::word_count(); }
+
+    /// Removes every item (all counters to 0); keeps the shape and seed. O(m / (64 / CounterBits)).
+    void clear() noexcept { base::clear(); }
+
+    /// True if `other` has the same counter count, hash count and seed: the same value means the same
+    /// counters in both.
+    [[nodiscard]] bool compatible_with(const counting_bloom_filter& other) const noexcept {
+        return this->same_shape(other);
+    }
+
+    void swap(counting_bloom_filter& other) noexcept { this->swap_state(other); }
+    friend void swap(counting_bloom_filter& left, counting_bloom_filter& right) noexcept { left.swap(right); }
+
+    /// Same shape, seed and counters (item counts and sizing targets are not compared).
+    [[nodiscard]] friend bool operator==(const counting_bloom_filter& left,
+                                         const counting_bloom_filter& right) noexcept {
+        return left.same_bits(right);
+    }
+    [[nodiscard]] friend bool operator!=(const counting_bloom_filter& left,
+                                         const counting_bloom_filter& right) noexcept {
+        return !(left == right);
+    }
+
+  private:
+    friend struct detail::hash_access;
+
+    // Items in flight in the bulk pipeline, as in bloom_filter.
+    static constexpr std::size_t window = 16;
+
+    // A moved-from filter has no counters and no probes: contains() is vacuously true, insert() and
+    // remove() change nothing (and remove() returns false).
+    bool insert_hash(std::uint64_t hash) noexcept {
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        std::uint64_t* const words = this->words();
+        bool was_new = false;
+        for (unsigned i = 0; i < this->m_hash_count; ++i) {
+            const std::uint64_t index = probes.next(counters);
+            std::uint64_t& word = words[layout::word_of(index)];
+            const unsigned shift = layout::shift_of(index);
+            const std::uint64_t counter = (word >> shift) & layout::max_value;
+            was_new = was_new || counter == 0;
+            // Below its maximum a counter's increment cannot carry into its neighbour.
+            word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+        }
+        this->m_item_count += this->m_hash_count != 0 ? 1 : 0;
+        return was_new;
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        const std::uint64_t* const words = this->words();
+        // Groups of four probes and one branch per group, as bloom_filter::contains_hash and for its reason:
+        // a branch per probe mispredicts on half the misses.
+        unsigned remaining = this->m_hash_count;
+        while (remaining != 0) {
+            const unsigned group = remaining < 4 ? remaining : 4;
+            bool all_non_zero = true;
+            for (unsigned i = 0; i < group; ++i) {
+                const std::uint64_t index = probes.next(counters);
+                all_non_zero &=
+                    ((words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value) != 0;
+            }
+            if (!all_non_zero) {
+                return false;
+            }
+            remaining -= group;
+        }
+        return true;
+    }
+
+    // One pass: decrement as we go, and on a counter already at 0 undo what was done. An item that was
+    // inserted finds every counter at least at its own contribution (k probes may hit a counter twice),
+    // so the undo runs only for items the filter proves absent.
+    bool remove_hash(std::uint64_t hash) noexcept {
+        if (this->m_hash_count == 0) {
+            return false;
+        }
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        std::uint64_t* const words = this->words();
+        for (unsigned i = 0; i < this->m_hash_count; ++i) {
+            const std::uint64_t index = probes.next(counters);
+            std::uint64_t& word = words[layout::word_of(index)];
+            const unsigned shift = layout::shift_of(index);
+            const std::uint64_t counter = (word >> shift) & layout::max_value;
+            if (counter == 0) {
+                restore(hash, i);
+                return false;
+            }
+            // A saturated counter no longer knows how many items it holds: it stays, so none of them can
+            // ever become a false negative.
+            word -= static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+        }
+        this->m_item_count -= this->m_item_count != 0 ? 1 : 0;
+        return true;
+    }
+
+    // Undoes the decrements of the first `decremented` probes of `hash`: each decremented counter is now
+    // below its maximum and goes back up by one; a saturated counter was skipped and is skipped again.
+    void restore(std::uint64_t hash, unsigned decremented) noexcept {
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        std::uint64_t* const words = this->words();
+        for (unsigned i = 0; i < decremented; ++i) {
+            const std::uint64_t index = probes.next(counters);
+            std::uint64_t& word = words[layout::word_of(index)];
+            const unsigned shift = layout::shift_of(index);
+            const std::uint64_t counter = (word >> shift) & layout::max_value;
+            word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+        }
+    }
+
+    [[nodiscard]] std::uint64_t count_hash(std::uint64_t hash) const noexcept {
+        if (this->m_hash_count == 0) {
+            return 0;
+        }
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        const std::uint64_t* const words = this->words();
+        std::uint64_t smallest = layout::max_value;
+        for (unsigned i = 0; i < this->m_hash_count && smallest != 0; ++i) {
+            const std::uint64_t index = probes.next(counters);
+            const std::uint64_t counter =
+                (words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value;
+            smallest = counter < smallest ? counter : smallest;
+        }
+        return smallest;
+    }
+
+    template <bool ForWrite>
+    void prefetch_probes(std::uint64_t hash) const noexcept {
+        const std::uint64_t counters = counter_count();
+        detail::probe_sequence probes(hash);
+        const std::uint64_t* const words = this->words();
+        for (unsigned i = 0; i < this->m_hash_count; ++i) {
+            detail::prefetch<ForWrite>(words + layout::word_of(probes.next(counters)));
+        }
+    }
+
+    [[nodiscard]] std::uint64_t non_zero_counters() const noexcept {
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < this->m_words.size(); ++i) {
+            total += layout::non_zero_in(this->m_words[i]);
+        }
+        return total;
+    }
+
+    static filter_geometry checked(filter_geometry geometry) {
+        constexpr const char* where = "bloom::counting_bloom_filter";
+        detail::check_bits(where, geometry.bit_count);
+        detail::check_hashes(where, geometry.hash_count);
+        return geometry;
+    }
+
+    // The base holds the counters' storage bits; counter_count() divides them back.
+    static filter_geometry storage_of(filter_geometry counters, const char* parameter) {
+        if (counters.bit_count > detail::max_addressable_bits() / CounterBits) {
+            detail::throw_invalid_argument(
+                "bloom::counting_bloom_filter", parameter,
+                "asks for " + std::to_string(counters.bit_count) + " counters of " +
+                    std::to_string(CounterBits) +
+                    " bits, more than fit in 64 bits or in this platform's memory");
+        }
+        return {layout::storage_bits(counters.bit_count), counters.hash_count};
+    }
+};
+
+} // namespace bloom
+
+#endif // BLOOM_COUNTING_BLOOM_FILTER_HPP
+
+// ======== include/bloom/scalable_bloom_filter.hpp ===================================
+#ifndef BLOOM_SCALABLE_BLOOM_FILTER_HPP
+#define BLOOM_SCALABLE_BLOOM_FILTER_HPP
+
+// bloom::scalable_bloom_filter<T> — a filter that keeps its rate however many items arrive.
+//
+// Almeida, Baquero, Preguiça & Hutchison 2007 ("Scalable Bloom Filters"): a chain of classic filters
+// (stages). Stage i holds n0 s^i items at rate p0 r^i with p0 = p (1 - r); once the newest stage is full, a
+// larger and tighter one is added. An item is present if any stage reports it, so the compound rate
+// 1 - prod(1 - p_i) <= sum p0 r^i stays below p however many stages there are (up to the classic sizing's
+// integer k, which can leave a full stage's formula rate up to 0.5% above its p_i). Growth s = 2 and
+// tightening r = 0.5 are the defaults (RedisBloom's): 10^6 items from a start of 10^3 take about 2.4 times a
+// classic filter sized for 10^6 at 1%, in 10 stages.
+//
+//     #include <bloom/scalable_bloom_filter.hpp>
+//
+//     bloom::scalable_bloom_filter<std::string> seen(1'000, 0.01);  // 1 stage of 11,028 bits to start
+//     for (const std::string& url : crawl) {
+//         if (seen.insert(url)) {   // true: definitely new; false: some stage reports it
+//             enqueue(url);
+//         }
+//     }
+//     seen.stage_count();                     // grows by one each time the newest stage fills
+//     seen.current_false_positive_rate();     // stays below 0.01
+//
+// Each item is hashed once: every stage uses the same hasher and seed, so one hash probes them all. A
+// lookup asks the newest (largest) stage first. Use it when the item count is unknown; when it is known, a
+// classic filter sized for it is smaller and faster (one stage, fewer probes).
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bloom {
+
+/// A scalable Bloom filter of T: classic bloom_filter stages of growing capacity and tightening rate.
+/// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
+/// Allocator: allocates the stages' words (rebound to std::uint64_t) and the list of stages.
+template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
+class scalable_bloom_filter {
+  public:
+    using value_type = T;
+    using hasher = Hasher;
+    using allocator_type = Allocator;
+    using size_type = std::uint64_t;
+    /// The type of one stage.
+    using stage_type = bloom_filter<T, Hasher, Allocator>;
+
+    /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
+    /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
+    /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
+    /// rate or tightening ratio outside (0, 1), or a growth factor below 1 or not finite.
+    scalable_bloom_filter(std::uint64_t initial_capacity, double false_positive_rate,
+                          std::uint64_t seed = default_seed, double growth_factor = 2.0,
+                          double tightening_ratio = 0.5, const Hasher& hash_function = Hasher(),
+                          const Allocator& allocator = Allocator())
+        : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
+          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+        check_parameters();
+        add_stage();
+    }
+
+    scalable_bloom_filter(const scalable_bloom_filter&) = default;
+    scalable_bloom_filter& operator=(const scalable_bloom_filter&) = default;
+
+    /// A moved-from filter keeps its parameters (and a copy of the hasher) and holds nothing, in no stage; it
+    /// grows again from its first stage on insert.
+    scalable_bloom_filter(scalable_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>)
+        : m_stages(std::move(other.m_stages)), m_initial_capacity(other.m_initial_capacity),
+          m_false_positive_rate(other.m_false_positive_rate), m_growth_factor(other.m_growth_factor),
+          m_tightening_ratio(other.m_tightening_ratio), m_seed(other.m_seed), m_hasher(other.m_hasher) {
+        other.m_stages.clear();
+    }
+
+    scalable_bloom_filter& operator=(scalable_bloom_filter&& other) noexcept(
+        (std::allocator_traits<stage_allocator>::propagate_on_container_move_assignment::value ||
+         std::allocator_traits<stage_allocator>::is_always_equal::value) &&
+        std::is_nothrow_copy_assignable_v<Hasher>) {
+        if (this != &other) {
+            m_stages = std::move(other.m_stages);
+            m_initial_capacity = other.m_initial_capacity;
+            m_false_positive_rate = other.m_false_positive_rate;
+            m_growth_factor = other.m_growth_factor;
+            m_tightening_ratio = other.m_tightening_ratio;
+            m_seed = other.m_seed;
+            m_hasher = other.m_hasher;
+            other.m_stages.clear();
+        }
+        return *this;
+    }
+
+    ~scalable_bloom_filter() = default;
+
+    /// Adds `value` to the newest stage unless some stage already reports it, first adding a stage if the
+    /// newest is full. O(k per stage). Returns true if `value` was definitely absent before. Throws
+    /// std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc.
+    template <class K>
+    bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::scalable_bloom_filter::insert: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        const std::uint64_t hash = hash_of(value);
+        if (contains_hash(hash)) {
+            return false;
+        }
+        if (m_stages.empty() || m_stages.back().item_count() >= m_stages.back().expected_items()) {
+            add_stage();
+        }
+        return detail::hash_access::insert(m_stages.back(), hash);
+    }
+
+    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::scalable_bloom_filter::insert(first, last): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        std::size_t inserted = 0;
+        for (; first != last; ++first) {
+            inserted += insert(*first) ? 1 : 0;
+        }
+        return inserted;
+    }
+
+    /// False: `value` is definitely absent. True: it is probably present (false positive at about
+    /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return contains_hash(hash_of(value));
+    }
+
+    /// Number of stages (at least 1, except in a moved-from filter).
+    [[nodiscard]] std::size_t stage_count() const noexcept { return m_stages.size(); }
+    /// Stage `index` (0 is the oldest and smallest), for inspection. Precondition: index < stage_count().
+    [[nodiscard]] const stage_type& stage(std::size_t index) const noexcept {
+        BLOOM_ASSERT(index < m_stages.size());
+        return m_stages[index];
+    }
+
+    /// Inserts that returned true: the sum of the stages' item counts. O(stages).
+    [[nodiscard]] std::uint64_t item_count() const noexcept {
+        std::uint64_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.item_count();
+        }
+        return total;
+    }
+
+    /// The compound rate of the stages' current rates p_i: 1 - prod(1 - p_i). 0 when empty. O(stages).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        // sum log1p(-p_i), then -expm1: keeps precision when the p_i are tiny.
+        double log_miss = 0.0;
+        for (const stage_type& stage_filter : m_stages) {
+            log_miss += std::log1p(-stage_filter.current_false_positive_rate());
+        }
+        return -std::expm1(log_miss);
+    }
+
+    /// Bytes of all stages' bit arrays. O(stages).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        std::size_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.memory_bytes();
+        }
+        return total;
+    }
+
+    /// p, the bound on the compound rate.
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_false_positive_rate; }
+    /// n0, the capacity of the first stage.
+    [[nodiscard]] std::uint64_t initial_capacity() const noexcept { return m_initial_capacity; }
+    /// s: stage i holds round(n0 s^i) items.
+    [[nodiscard]] double growth_factor() const noexcept { return m_growth_factor; }
+    /// r: stage i's rate is p (1 - r) r^i.
+    [[nodiscard]] double tightening_ratio() const noexcept { return m_tightening_ratio; }
+    /// The seed every stage uses.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_stages.get_allocator()); }
+
+    /// Removes every item: keeps the parameters and only the first stage, emptied.
+    void clear() {
+        if (m_stages.empty()) {
+            add_stage();
+        }
+        m_stages.erase(m_stages.begin() + 1, m_stages.end());
+        m_stages.front().clear();
+    }
+
+    void swap(scalable_bloom_filter& other) noexcept {
+        using std::swap;
+        swap(m_stages, other.m_stages);
+        swap(m_initial_capacity, other.m_initial_capacity);
+        swap(m_false_positive_rate, other.m_false_positive_rate);
+        swap(m_growth_factor, other.m_growth_factor);
+        swap(m_tightening_ratio, other.m_tightening_ratio);
+        swap(m_seed, other.m_seed);
+        swap(m_hasher, other.m_hasher);
+    }
+    friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
+
+  private:
+    using stage_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<stage_type>;
+
+    static constexpr const char* where = "bloom::scalable_bloom_filter";
+
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const
+        noexcept(noexcept(detail::seeded_hash(std::declval<const Hasher&>(), value, 0))) {
+        // The hash each stage's own insert and contains would compute: same hasher, same seed.
+        return detail::seeded_hash(m_hasher, value, m_seed);
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        // Newest first: the newest stage is the largest and holds the most items (half of them at s = 2).
+        for (std::size_t i = m_stages.size(); i-- > 0;) {
+            if (detail::hash_access::contains(m_stages[i], hash)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void check_parameters() const {
+        if (m_initial_capacity == 0) {
+            detail::throw_invalid_argument(where, "initial_capacity", "must be at least 1, got 0");
+        }
+        detail::check_rate(where, m_false_positive_rate);
+        // Written so that NaN fails too.
+        if (!(m_growth_factor >= 1.0 && std::isfinite(m_growth_factor))) {
+            detail::throw_invalid_argument(where, "growth_factor",
+                                           "must be finite and at least 1, got " +
+                                               detail::to_display(m_growth_factor));
+        }
+        if (!(m_tightening_ratio > 0.0 && m_tightening_ratio < 1.0)) {
+            detail::throw_invalid_argument(where, "tightening_ratio",
+                                           "must be in (0, 1), got " +
+                                               detail::to_display(m_tightening_ratio));
+        }
+    }
+
+    // Stage i: capacity round(n0 s^i), rate p (1 - r) r^i (Almeida et al. 2007, section 4). Both from
+    // the closed form rather than by repeated multiplication, so no rounding accumulates over the stages.
+    // A stage that cannot be represented is a container that cannot grow: std::length_error, as
+    // std::vector throws, not the std::invalid_argument the stage's own constructor would.
+    void add_stage() {
+        const std::size_t index = m_stages.size();
+        const double exponent = static_cast<double>(index);
+        const double capacity =
+            std::round(static_cast<double>(m_initial_capacity) * std::pow(m_growth_factor, exponent));
+        const double rate =
+            m_false_positive_rate * (1.0 - m_tightening_ratio) * std::pow(m_tightening_ratio, exponent);
+        const double bits = -capacity * std::log(rate) / (detail::ln2 * detail::ln2);
+        const auto fail = [&](const std::string& what) {
+            detail::throw_length_error(where, "cannot add stage " + std::to_string(index) + ": " + what);
+        };
+        constexpr double two_to_64 = 18446744073709551616.0;
+        if (!(capacity < two_to_64)) {
+            fail("its capacity " + detail::to_display(capacity) + " does not fit in 64 bits");
+        }
+        if (!(rate > 0.0)) {
+            fail("its false_positive_rate underflows to 0");
+        }
+        if (!(bits < static_cast<double>(detail::max_addressable_bits()))) {
+            fail("its " + detail::to_display(bits) +
+                 " bits do not fit in 64 bits or in this platform's memory");
+        }
+        m_stages.emplace_back(static_cast<std::uint64_t>(capacity), rate, m_seed, m_hasher,
+                              Allocator(m_stages.get_allocator()));
+    }
+
+    std::vector<stage_type, stage_allocator> m_stages;
+    std::uint64_t m_initial_capacity;
+    double m_false_positive_rate;
+    double m_growth_factor;
+    double m_tightening_ratio;
+    std::uint64_t m_seed;
+    Hasher m_hasher;
+};
+
+} // namespace bloom
+
+#endif // BLOOM_SCALABLE_BLOOM_FILTER_HPP
 
 // ======== include/bloom/version.hpp =================================================
 #ifndef BLOOM_VERSION_HPP

@@ -32,6 +32,12 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
     throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
 }
 
+/// Throws std::length_error with `where: message`: a filter cannot grow any further.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
+                                                                  const std::string& message) {
+    throw std::length_error(std::string(where) + ": " + message);
+}
+
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_CONFIG_HPP

@@ -24,6 +24,20 @@
 
 namespace bloom::detail {
 
+/// The by-hash entry points of a filter, for filters built from filters: a scalable filter hashes an item
+/// once and probes each of its stages (same hasher, same seed) with that hash. A filter befriends this
+/// class to grant it; users never name it.
+struct hash_access {
+    template <class Filter>
+    static bool insert(Filter& filter, std::uint64_t hash) noexcept {
+        return filter.insert_hash(hash);
+    }
+    template <class Filter>
+    [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
+        return filter.contains_hash(hash);
+    }
+};
+
 template <class Hasher, class Allocator>
 class filter_base {
   protected:

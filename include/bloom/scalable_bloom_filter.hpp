@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_SCALABLE_BLOOM_FILTER_HPP
+#define BLOOM_SCALABLE_BLOOM_FILTER_HPP
+
+// bloom::scalable_bloom_filter<T> — a filter that keeps its rate however many items arrive.
+//
+// Almeida, Baquero, Preguiça & Hutchison 2007 ("Scalable Bloom Filters"): a chain of classic filters
+// (stages). Stage i holds n0 s^i items at rate p0 r^i with p0 = p (1 - r); once the newest stage is full, a
+// larger and tighter one is added. An item is present if any stage reports it, so the compound rate
+// 1 - prod(1 - p_i) <= sum p0 r^i stays below p however many stages there are (up to the classic sizing's
+// integer k, which can leave a full stage's formula rate up to 0.5% above its p_i). Growth s = 2 and
+// tightening r = 0.5 are the defaults (RedisBloom's): 10^6 items from a start of 10^3 take about 2.4 times a
+// classic filter sized for 10^6 at 1%, in 10 stages.
+//
+//     #include <bloom/scalable_bloom_filter.hpp>
+//
+//     bloom::scalable_bloom_filter<std::string> seen(1'000, 0.01);  // 1 stage of 11,028 bits to start
+//     for (const std::string& url : crawl) {
+//         if (seen.insert(url)) {   // true: definitely new; false: some stage reports it
+//             enqueue(url);
+//         }
+//     }
+//     seen.stage_count();                     // grows by one each time the newest stage fills
+//     seen.current_false_positive_rate();     // stays below 0.01
+//
+// Each item is hashed once: every stage uses the same hasher and seed, so one hash probes them all. A
+// lookup asks the newest (largest) stage first. Use it when the item count is unknown; when it is known, a
+// classic filter sized for it is smaller and faster (one stage, fewer probes).
+
+#include "bloom/bloom_filter.hpp"
+#include "bloom/detail/config.hpp"
+#include "bloom/detail/filter_base.hpp"
+#include "bloom/hash.hpp"
+#include "bloom/sizing.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bloom {
+
+/// A scalable Bloom filter of T: classic bloom_filter stages of growing capacity and tightening rate.
+/// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
+/// Allocator: allocates the stages' words (rebound to std::uint64_t) and the list of stages.
+template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
+class scalable_bloom_filter {
+  public:
+    using value_type = T;
+    using hasher = Hasher;
+    using allocator_type = Allocator;
+    using size_type = std::uint64_t;
+    /// The type of one stage.
+    using stage_type = bloom_filter<T, Hasher, Allocator>;
+
+    /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
+    /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
+    /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
+    /// rate or tightening ratio outside (0, 1), or a growth factor below 1 or not finite.
+    scalable_bloom_filter(std::uint64_t initial_capacity, double false_positive_rate,
+                          std::uint64_t seed = default_seed, double growth_factor = 2.0,
+                          double tightening_ratio = 0.5, const Hasher& hash_function = Hasher(),
+                          const Allocator& allocator = Allocator())
+        : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
+          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+        check_parameters();
+        add_stage();
+    }
+
+    scalable_bloom_filter(const scalable_bloom_filter&) = default;
+    scalable_bloom_filter& operator=(const scalable_bloom_filter&) = default;
+
+    /// A moved-from filter keeps its parameters (and a copy of the hasher) and holds nothing, in no stage; it
+    /// grows again from its first stage on insert.
+    scalable_bloom_filter(scalable_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>)
+        : m_stages(std::move(other.m_stages)), m_initial_capacity(other.m_initial_capacity),
+          m_false_positive_rate(other.m_false_positive_rate), m_growth_factor(other.m_growth_factor),
+          m_tightening_ratio(other.m_tightening_ratio), m_seed(other.m_seed), m_hasher(other.m_hasher) {
+        other.m_stages.clear();
+    }
+
+    scalable_bloom_filter& operator=(scalable_bloom_filter&& other) noexcept(
+        (std::allocator_traits<stage_allocator>::propagate_on_container_move_assignment::value ||
+         std::allocator_traits<stage_allocator>::is_always_equal::value) &&
+        std::is_nothrow_copy_assignable_v<Hasher>) {
+        if (this != &other) {
+            m_stages = std::move(other.m_stages);
+            m_initial_capacity = other.m_initial_capacity;
+            m_false_positive_rate = other.m_false_positive_rate;
+            m_growth_factor = other.m_growth_factor;
+            m_tightening_ratio = other.m_tightening_ratio;
+            m_seed = other.m_seed;
+            m_hasher = other.m_hasher;
+            other.m_stages.clear();
+        }
+        return *this;
+    }
+
+    ~scalable_bloom_filter() = default;
+
+    /// Adds `value` to the newest stage unless some stage already reports it, first adding a stage if the
+    /// newest is full. O(k per stage). Returns true if `value` was definitely absent before. Throws
+    /// std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc.
+    template <class K>
+    bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::scalable_bloom_filter::insert: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        const std::uint64_t hash = hash_of(value);
+        if (contains_hash(hash)) {
+            return false;
+        }
+        if (m_stages.empty() || m_stages.back().item_count() >= m_stages.back().expected_items()) {
+            add_stage();
+        }
+        return detail::hash_access::insert(m_stages.back(), hash);
+    }
+
+    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::scalable_bloom_filter::insert(first, last): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        std::size_t inserted = 0;
+        for (; first != last; ++first) {
+            inserted += insert(*first) ? 1 : 0;
+        }
+        return inserted;
+    }
+
+    /// False: `value` is definitely absent. True: it is probably present (false positive at about
+    /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return contains_hash(hash_of(value));
+    }
+
+    /// Number of stages (at least 1, except in a moved-from filter).
+    [[nodiscard]] std::size_t stage_count() const noexcept { return m_stages.size(); }
+    /// Stage `index` (0 is the oldest and smallest), for inspection. Precondition: index < stage_count().
+    [[nodiscard]] const stage_type& stage(std::size_t index) const noexcept {
+        BLOOM_ASSERT(index < m_stages.size());
+        return m_stages[index];
+    }
+
+    /// Inserts that returned true: the sum of the stages' item counts. O(stages).
+    [[nodiscard]] std::uint64_t item_count() const noexcept {
+        std::uint64_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.item_count();
+        }
+        return total;
+    }
+
+    /// The compound rate of the stages' current rates p_i: 1 - prod(1 - p_i). 0 when empty. O(stages).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        // sum log1p(-p_i), then -expm1: keeps precision when the p_i are tiny.
+        double log_miss = 0.0;
+        for (const stage_type& stage_filter : m_stages) {
+            log_miss += std::log1p(-stage_filter.current_false_positive_rate());
+        }
+        return -std::expm1(log_miss);
+    }
+
+    /// Bytes of all stages' bit arrays. O(stages).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        std::size_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.memory_bytes();
+        }
+        return total;
+    }
+
+    /// p, the bound on the compound rate.
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_false_positive_rate; }
+    /// n0, the capacity of the first stage.
+    [[nodiscard]] std::uint64_t initial_capacity() const noexcept { return m_initial_capacity; }
+    /// s: stage i holds round(n0 s^i) items.
+    [[nodiscard]] double growth_factor() const noexcept { return m_growth_factor; }
+    /// r: stage i's rate is p (1 - r) r^i.
+    [[nodiscard]] double tightening_ratio() const noexcept { return m_tightening_ratio; }
+    /// The seed every stage uses.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_stages.get_allocator()); }
+
+    /// Removes every item: keeps the parameters and only the first stage, emptied.
+    void clear() {
+        if (m_stages.empty()) {
+            add_stage();
+        }
+        m_stages.erase(m_stages.begin() + 1, m_stages.end());
+        m_stages.front().clear();
+    }
+
+    void swap(scalable_bloom_filter& other) noexcept {
+        using std::swap;
+        swap(m_stages, other.m_stages);
+        swap(m_initial_capacity, other.m_initial_capacity);
+        swap(m_false_positive_rate, other.m_false_positive_rate);
+        swap(m_growth_factor, other.m_growth_factor);
+        swap(m_tightening_ratio, other.m_tightening_ratio);
+        swap(m_seed, other.m_seed);
+        swap(m_hasher, other.m_hasher);
+    }
+    friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
+
+  private:
+    using stage_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<stage_type>;
+
+    static constexpr const char* where = "bloom::scalable_bloom_filter";
+
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const
+        noexcept(noexcept(detail::seeded_hash(std::declval<const Hasher&>(), value, 0))) {
+        // The hash each stage's own insert and contains would compute: same hasher, same seed.
+        return detail::seeded_hash(m_hasher, value, m_seed);
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        // Newest first: the newest stage is the largest and holds the most items (half of them at s = 2).
+        for (std::size_t i = m_stages.size(); i-- > 0;) {
+            if (detail::hash_access::contains(m_stages[i], hash)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void check_parameters() const {
+        if (m_initial_capacity == 0) {
+            detail::throw_invalid_argument(where, "initial_capacity", "must be at least 1, got 0");
+        }
+        detail::check_rate(where, m_false_positive_rate);
+        // Written so that NaN fails too.
+        if (!(m_growth_factor >= 1.0 && std::isfinite(m_growth_factor))) {
+            detail::throw_invalid_argument(where, "growth_factor",
+                                           "must be finite and at least 1, got " +
+                                               detail::to_display(m_growth_factor));
+        }
+        if (!(m_tightening_ratio > 0.0 && m_tightening_ratio < 1.0)) {
+            detail::throw_invalid_argument(where, "tightening_ratio",
+                                           "must be in (0, 1), got " +
+                                               detail::to_display(m_tightening_ratio));
+        }
+    }
+
+    // Stage i: capacity round(n0 s^i), rate p (1 - r) r^i (Almeida et al. 2007, section 4). Both from
+    // the closed form rather than by repeated multiplication, so no rounding accumulates over the stages.
+    // A stage that cannot be represented is a container that cannot grow: std::length_error, as
+    // std::vector throws, not the std::invalid_argument the stage's own constructor would.
+    void add_stage() {
+        const std::size_t index = m_stages.size();
+        const double exponent = static_cast<double>(index);
+        const double capacity =
+            std::round(static_cast<double>(m_initial_capacity) * std::pow(m_growth_factor, exponent));
+        const double rate =
+            m_false_positive_rate * (1.0 - m_tightening_ratio) * std::pow(m_tightening_ratio, exponent);
+        const double bits = -capacity * std::log(rate) / (detail::ln2 * detail::ln2);
+        const auto fail = [&](const std::string& what) {
+            detail::throw_length_error(where, "cannot add stage " + std::to_string(index) + ": " + what);
+        };
+        constexpr double two_to_64 = 18446744073709551616.0;
+        if (!(capacity < two_to_64)) {
+            fail("its capacity " + detail::to_display(capacity) + " does not fit in 64 bits");
+        }
+        if (!(rate > 0.0)) {
+            fail("its false_positive_rate underflows to 0");
+        }
+        if (!(bits < static_cast<double>(detail::max_addressable_bits()))) {
+            fail("its " + detail::to_display(bits) +
+                 " bits do not fit in 64 bits or in this platform's memory");
+        }
+        m_stages.emplace_back(static_cast<std::uint64_t>(capacity), rate, m_seed, m_hasher,
+                              Allocator(m_stages.get_allocator()));
+    }
+
+    std::vector<stage_type, stage_allocator> m_stages;
+    std::uint64_t m_initial_capacity;
+    double m_false_positive_rate;
+    double m_growth_factor;
+    double m_tightening_ratio;
+    std::uint64_t m_seed;
+    Hasher m_hasher;
+};
+
+} // namespace bloom
+
+#endif // BLOOM_SCALABLE_BLOOM_FILTER_HPP
