@@ -4,7 +4,8 @@
 // target rate, std::uint64_t and 16-character string keys (bench/README.md has the full description).
 //
 // Benchmark names are <structure>/<keys>/<operation>/<calls>/<items>:
-//   structure  classic, blocked, classic_hugepage, blocked_hugepage, textbook, unordered_set, flat_hash_set
+//   structure  classic, blocked, counting, scalable, classic_hugepage, blocked_hugepage, textbook,
+//              unordered_set, flat_hash_set
 //   keys       u64, str16
 //   operation  insert (fill the cleared structure with all n members), lookup_hit (members, shuffled),
 //              lookup_miss (keys never inserted), lookup_mixed (half members, half not, shuffled)
@@ -298,6 +299,8 @@ void register_keys(const settings& chosen) {
     for (const std::size_t item_count : chosen.sizes) {
         register_subject<classic_subject<Keys>>("classic", item_count);
         register_subject<blocked_subject<Keys>>("blocked", item_count);
+        register_subject<counting_subject<Keys>>("counting", item_count);
+        register_subject<scalable_subject<Keys>>("scalable", item_count);
 #if defined(BLOOM_BENCH_HAVE_HUGE_PAGES)
         // The huge-page experiment matters only far beyond the cache: 10^7 items and up (or the largest
         // size of a short run, so a smoke run still covers it), integer keys, lookups.

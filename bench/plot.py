@@ -42,6 +42,9 @@ SERIES = [
     ("blocked", "single", "blocked", "#d62728", 1),
     ("classic", "bulk", "classic, bulk", "#1f77b4", 2),
     ("classic", "single", "classic", "#1f77b4", 1),
+    ("counting", "bulk", "counting (4-bit), bulk", "#ff7f0e", 2),
+    ("counting", "single", "counting (4-bit)", "#ff7f0e", 1),
+    ("scalable", "single", "scalable (from n/1000)", "#8c564b", 1),
     ("textbook", "single", "textbook filter", "#7f7f7f", 1),
     ("flat_hash_set", "single", "absl::flat_hash_set", "#9467bd", 1),
     ("unordered_set", "single", "std::unordered_set", "#2ca02c", 1),
@@ -51,6 +54,9 @@ TABLE_COLUMNS = [
     ("classic", "bulk"),
     ("blocked", "single"),
     ("blocked", "bulk"),
+    ("counting", "single"),
+    ("counting", "bulk"),
+    ("scalable", "single"),
     ("textbook", "single"),
     ("unordered_set", "single"),
     ("flat_hash_set", "single"),
@@ -235,7 +241,8 @@ def markdown(results, accuracy_rows, context):
     out.append("|---|---:|---|---:|---:|")
     for keys in keys_present:
         for items in sizes:
-            for structure in ("classic", "blocked", "textbook", "unordered_set", "flat_hash_set"):
+            for structure in ("classic", "blocked", "counting", "scalable", "textbook", "unordered_set",
+                              "flat_hash_set"):
                 value = results.get((structure, keys, "lookup_miss", "single", items))
                 if value is None:
                     continue
@@ -312,7 +319,7 @@ def markdown(results, accuracy_rows, context):
         if items is None:
             continue
         the_set = results.get(("unordered_set", keys, "lookup_miss", "single", items))
-        for structure in ("classic", "blocked"):
+        for structure in ("classic", "blocked", "counting", "scalable"):
             value = results.get((structure, keys, "lookup_miss", "single", items))
             if value is None or the_set is None:
                 continue

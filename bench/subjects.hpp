@@ -10,6 +10,8 @@
 //   blocked           bloom::blocked_bloom_filter<T>
 //   classic_hugepage  bloom::bloom_filter<T, hash, huge_page_allocator>          (the THP experiment)
 //   blocked_hugepage  bloom::blocked_bloom_filter<T, hash, huge_page_allocator>
+//   counting          bloom::counting_bloom_filter<T> (4-bit counters)
+//   scalable          bloom::scalable_bloom_filter<T> started at n / 1000 items, grown to n (10 stages)
 //   textbook          k seeded XXH3 calls per item, each reduced with % m; the same m and k as classic
 //   unordered_set     std::unordered_set (exact)
 //   flat_hash_set     absl::flat_hash_set (exact; only when built with Abseil)
@@ -82,6 +84,32 @@ template <class Keys>
 using classic_subject = filter_subject<bloom::bloom_filter<typename Keys::filter_value>, Keys>;
 template <class Keys>
 using blocked_subject = filter_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys>;
+
+template <class Keys>
+using counting_subject = filter_subject<bloom::counting_bloom_filter<typename Keys::filter_value>, Keys>;
+
+/// A scalable filter that starts a thousand times too small and grows to hold the n items: the cost of
+/// not knowing n in advance. Single calls only (it has no range lookup).
+template <class Keys>
+class scalable_subject {
+  public:
+    using keys = Keys;
+    static constexpr bool is_filter = true;
+    static constexpr bool has_bulk = false;
+
+    explicit scalable_subject(std::size_t item_count)
+        : m_filter(std::max<std::size_t>(1, item_count / 1000), target_rate) {}
+
+    bool insert(const typename Keys::key_type& key) { return m_filter.insert(key); }
+    [[nodiscard]] bool contains(const typename Keys::key_type& key) const { return m_filter.contains(key); }
+    /// Back to one empty first stage: a refill grows through the same stages again.
+    void clear() { m_filter.clear(); }
+    [[nodiscard]] double memory_bits() const { return 8.0 * static_cast<double>(m_filter.memory_bytes()); }
+    [[nodiscard]] const void* storage() const { return nullptr; } // many stages: no huge-page report
+
+  private:
+    bloom::scalable_bloom_filter<typename Keys::filter_value> m_filter;
+};
 
 #if defined(BLOOM_BENCH_HAVE_HUGE_PAGES)
 template <class Keys>
