@@ -156,7 +156,18 @@ def plot_bench(results, keys, out_path, workdir, subtitle):
             )
         lines.append(f'set title "{OPERATION_TITLES[operation]}"')
         lines.append("set key top left font \",11\"" if index == 0 else "unset key")
-        lines.append("plot " + ", \\\n     ".join(plots) if plots else 'plot 1/0 notitle')
+        if plots:
+            lines.append("plot " + ", \\\n     ".join(plots))
+        else:
+            # An empty panel (e.g. a filtered run): gnuplot refuses to plot nothing, so plot a constant
+            # below the fixed y range and say why the panel is empty.
+            lines += [
+                'set label 1 "not measured in this run" at graph 0.5, 0.5 center',
+                "set yrange [1:1000]",
+                "plot 1e-9 notitle",
+                "unset label 1",
+                "set autoscale y",
+            ]
     lines.append("unset multiplot")
     gnuplot("\n".join(lines) + "\n", workdir)
 
