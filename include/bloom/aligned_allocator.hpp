@@ -19,15 +19,21 @@ class aligned_allocator {
                   "bloom::aligned_allocator: Alignment must be a power of two no smaller than alignof(T)");
 
   public:
+    /// The type allocated.
     using value_type = T;
+    /// Stateless: any two instances can free each other's storage.
     using is_always_equal = std::true_type;
 
+    /// The same allocator for another type, with the same alignment.
     template <class U>
     struct rebind {
+        /// aligned_allocator<U, Alignment>.
         using other = aligned_allocator<U, Alignment>;
     };
 
+    /// A stateless allocator.
     aligned_allocator() noexcept = default;
+    /// Converts from the allocator of another type (stateless: nothing to copy).
     template <class U>
     explicit aligned_allocator(const aligned_allocator<U, Alignment>&) noexcept {}
 
@@ -39,14 +45,17 @@ class aligned_allocator {
         return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(Alignment)));
     }
 
+    /// Frees storage from allocate(). Never throws.
     void deallocate(T* pointer, std::size_t) noexcept {
         ::operator delete(pointer, std::align_val_t(Alignment));
     }
 
+    /// Always true: storage from one instance can be freed by any other.
     template <class U>
     friend bool operator==(const aligned_allocator&, const aligned_allocator<U, Alignment>&) noexcept {
         return true;
     }
+    /// Always false (see operator==).
     template <class U>
     friend bool operator!=(const aligned_allocator&, const aligned_allocator<U, Alignment>&) noexcept {
         return false;

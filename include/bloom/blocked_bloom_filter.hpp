@@ -46,6 +46,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
 
   public:
+    /// The type of the items.
     using value_type = T;
 
     /// Bits each item sets, one per 64-bit word of its block.
@@ -138,7 +139,10 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(blocked_bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(blocked_bloom_filter& left, blocked_bloom_filter& right) noexcept { left.swap(right); }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
@@ -163,6 +167,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                       "whose Hasher types differ");
         return *this;
     }
+    /// Filters with another hasher type never intersect: a compile-time error.
     template <class OtherHasher, class OtherAllocator>
     blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
         static_assert(detail::always_false<OtherHasher>,
@@ -189,6 +194,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                          const blocked_bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const blocked_bloom_filter& left,
                                          const blocked_bloom_filter& right) noexcept {
         return !(left == right);

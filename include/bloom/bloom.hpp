@@ -22,6 +22,10 @@
 // arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
 // 0.8).
 
+/// \namespace bloom
+/// Bloom filters (classic, blocked, counting, scalable), their sizing math and seeded hashing.
+/// Everything users name lives here; bloom::detail is machinery.
+
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
 #include "bloom/bloom_filter.hpp"

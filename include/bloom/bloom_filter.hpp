@@ -45,6 +45,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
 
   public:
+    /// The type of the items.
     using value_type = T;
 
     /// A filter sized for `expected_items` at `false_positive_rate` (optimal_bit_count, optimal_hash_count).
@@ -131,7 +132,10 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(bloom_filter& left, bloom_filter& right) noexcept { left.swap(right); }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
@@ -155,6 +159,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                                          "Hasher types differ");
         return *this;
     }
+    /// Filters with another hasher type never intersect: a compile-time error.
     template <class OtherHasher, class OtherAllocator>
     bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
         static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
@@ -177,6 +182,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     [[nodiscard]] friend bool operator==(const bloom_filter& left, const bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const bloom_filter& left, const bloom_filter& right) noexcept {
         return !(left == right);
     }

@@ -55,6 +55,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     using layout = detail::counter_layout<CounterBits>;
 
   public:
+    /// The type of the items.
     using value_type = T;
     using typename base::allocator_type;
     using typename base::hasher;
@@ -176,7 +177,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
     /// Bytes of the counter array: counter_count() * CounterBits / 8, rounded up to whole 64-bit words.
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return base::memory_bytes(); }
+    /// A copy of the allocator.
     [[nodiscard]] allocator_type get_allocator() const { return base::get_allocator(); }
+    /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return base::hash_function(); }
 
     /// Inserts minus successful removes, never below 0: the items held, counted with multiplicity. An
@@ -238,7 +241,10 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(counting_bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(counting_bloom_filter& left, counting_bloom_filter& right) noexcept { left.swap(right); }
 
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
@@ -246,6 +252,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                                          const counting_bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const counting_bloom_filter& left,
                                          const counting_bloom_filter& right) noexcept {
         return !(left == right);

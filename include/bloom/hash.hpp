@@ -313,7 +313,9 @@ inline constexpr bool can_hash_range_v =
 /// containers (std::vector, std::array) of those scalars. Specialise it for your own types.
 template <class T>
 struct hash {
+    /// Declares the output well mixed: filters use it as is, without an extra mixing step.
     using is_avalanching = void;
+    /// Accepts any key of T's family (e.g. any string type for a string T), so lookups never convert.
     using is_transparent = void;
 
     /// Hashes `value` with `seed`. Accepts any key of T's family: any string type for a string T, any
@@ -337,8 +339,10 @@ struct hash {
 /// libstdc++: this adapter still gives the formula's rate on sequential integers.
 template <class T, class StdHash = std::hash<T>>
 struct std_hash_adapter {
+    /// Declares the output well mixed (XXH3 has mixed it).
     using is_avalanching = void;
 
+    /// The wrapped unseeded hash.
     StdHash std_hash{};
 
     /// XXH3(seed, std::hash(value)).

@@ -50,9 +50,13 @@ namespace bloom {
 template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
 class scalable_bloom_filter {
   public:
+    /// The type of the items.
     using value_type = T;
+    /// The hasher every stage uses.
     using hasher = Hasher;
+    /// The allocator of the stages' words.
     using allocator_type = Allocator;
+    /// The type of counts.
     using size_type = std::uint64_t;
     /// The type of one stage.
     using stage_type = bloom_filter<T, Hasher, Allocator>;
@@ -72,7 +76,9 @@ class scalable_bloom_filter {
         add_stage();
     }
 
+    /// A deep copy: every stage.
     scalable_bloom_filter(const scalable_bloom_filter&) = default;
+    /// A deep copy: every stage.
     scalable_bloom_filter& operator=(const scalable_bloom_filter&) = default;
 
     /// A moved-from filter keeps its parameters (and a copy of the hasher) and holds nothing, in no stage; it
@@ -85,6 +91,7 @@ class scalable_bloom_filter {
         other.m_stages.clear();
     }
 
+    /// Takes `other`'s stages; `other` is left as after a move construction.
     scalable_bloom_filter& operator=(scalable_bloom_filter&& other) noexcept(
         (std::allocator_traits<stage_allocator>::propagate_on_container_move_assignment::value ||
          std::allocator_traits<stage_allocator>::is_always_equal::value) &&
@@ -191,7 +198,9 @@ class scalable_bloom_filter {
     [[nodiscard]] double tightening_ratio() const noexcept { return m_tightening_ratio; }
     /// The seed every stage uses.
     [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// A copy of the hasher every stage uses.
     [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    /// A copy of the allocator of the stages' words.
     [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_stages.get_allocator()); }
 
     /// Removes every item: keeps the parameters and only the first stage, emptied.
@@ -203,6 +212,7 @@ class scalable_bloom_filter {
         m_stages.front().clear();
     }
 
+    /// Exchanges the contents (stages, parameters, seed, hasher) with `other`. O(1).
     void swap(scalable_bloom_filter& other) noexcept {
         using std::swap;
         swap(m_stages, other.m_stages);
@@ -213,6 +223,7 @@ class scalable_bloom_filter {
         swap(m_seed, other.m_seed);
         swap(m_hasher, other.m_hasher);
     }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
 
   private:

@@ -88,7 +88,9 @@ inline double unchecked_false_positive_rate(std::uint64_t bit_count, unsigned ha
 /// An explicit filter shape: `bit_count` bits probed `hash_count` times per item. Build a filter from one
 /// to tune it by hand, to reproduce a shape in tests, or to load a saved filter.
 struct filter_geometry {
+    /// m: the number of bits (counters, for a counting filter).
     std::uint64_t bit_count = 0;
+    /// k: the number of probes per item.
     unsigned hash_count = 0;
 };
 

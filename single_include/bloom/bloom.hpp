@@ -56,6 +56,10 @@
 // arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
 // 0.8).
 
+/// \namespace bloom
+/// Bloom filters (classic, blocked, counting, scalable), their sizing math and seeded hashing.
+/// Everything users name lives here; bloom::detail is machinery.
+
 // ======== include/bloom/aligned_allocator.hpp =======================================
 #ifndef BLOOM_ALIGNED_ALLOCATOR_HPP
 #define BLOOM_ALIGNED_ALLOCATOR_HPP
@@ -77,15 +81,21 @@ class aligned_allocator {
                   "bloom::aligned_allocator: Alignment must be a power of two no smaller than alignof(T)");
 
   public:
+    /// The type allocated.
     using value_type = T;
+    /// Stateless: any two instances can free each other's storage.
     using is_always_equal = std::true_type;
 
+    /// The same allocator for another type, with the same alignment.
     template <class U>
     struct rebind {
+        /// aligned_allocator<U, Alignment>.
         using other = aligned_allocator<U, Alignment>;
     };
 
+    /// A stateless allocator.
     aligned_allocator() noexcept = default;
+    /// Converts from the allocator of another type (stateless: nothing to copy).
     template <class U>
     explicit aligned_allocator(const aligned_allocator<U, Alignment>&) noexcept {}
 
@@ -97,14 +107,17 @@ class aligned_allocator {
         return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(Alignment)));
     }
 
+    /// Frees storage from allocate(). Never throws.
     void deallocate(T* pointer, std::size_t) noexcept {
         ::operator delete(pointer, std::align_val_t(Alignment));
     }
 
+    /// Always true: storage from one instance can be freed by any other.
     template <class U>
     friend bool operator==(const aligned_allocator&, const aligned_allocator<U, Alignment>&) noexcept {
         return true;
     }
+    /// Always false (see operator==).
     template <class U>
     friend bool operator!=(const aligned_allocator&, const aligned_allocator<U, Alignment>&) noexcept {
         return false;
@@ -900,7 +913,9 @@ inline constexpr bool can_hash_range_v =
 /// containers (std::vector, std::array) of those scalars. Specialise it for your own types.
 template <class T>
 struct hash {
+    /// Declares the output well mixed: filters use it as is, without an extra mixing step.
     using is_avalanching = void;
+    /// Accepts any key of T's family (e.g. any string type for a string T), so lookups never convert.
     using is_transparent = void;
 
     /// Hashes `value` with `seed`. Accepts any key of T's family: any string type for a string T, any
@@ -924,8 +939,10 @@ struct hash {
 /// libstdc++: this adapter still gives the formula's rate on sequential integers.
 template <class T, class StdHash = std::hash<T>>
 struct std_hash_adapter {
+    /// Declares the output well mixed (XXH3 has mixed it).
     using is_avalanching = void;
 
+    /// The wrapped unseeded hash.
     StdHash std_hash{};
 
     /// XXH3(seed, std::hash(value)).
@@ -1027,7 +1044,9 @@ inline double unchecked_false_positive_rate(std::uint64_t bit_count, unsigned ha
 /// An explicit filter shape: `bit_count` bits probed `hash_count` times per item. Build a filter from one
 /// to tune it by hand, to reproduce a shape in tests, or to load a saved filter.
 struct filter_geometry {
+    /// m: the number of bits (counters, for a counting filter).
     std::uint64_t bit_count = 0;
+    /// k: the number of probes per item.
     unsigned hash_count = 0;
 };
 
@@ -1525,6 +1544,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
 
   public:
+    /// The type of the items.
     using value_type = T;
 
     /// Bits each item sets, one per 64-bit word of its block.
@@ -1617,7 +1637,10 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(blocked_bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(blocked_bloom_filter& left, blocked_bloom_filter& right) noexcept { left.swap(right); }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
@@ -1642,6 +1665,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                       "whose Hasher types differ");
         return *this;
     }
+    /// Filters with another hasher type never intersect: a compile-time error.
     template <class OtherHasher, class OtherAllocator>
     blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
         static_assert(detail::always_false<OtherHasher>,
@@ -1668,6 +1692,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                          const blocked_bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const blocked_bloom_filter& left,
                                          const blocked_bloom_filter& right) noexcept {
         return !(left == right);
@@ -1757,6 +1782,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
 
   public:
+    /// The type of the items.
     using value_type = T;
 
     /// A filter sized for `expected_items` at `false_positive_rate` (optimal_bit_count, optimal_hash_count).
@@ -1843,7 +1869,10 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(bloom_filter& left, bloom_filter& right) noexcept { left.swap(right); }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
@@ -1867,6 +1896,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                                          "Hasher types differ");
         return *this;
     }
+    /// Filters with another hasher type never intersect: a compile-time error.
     template <class OtherHasher, class OtherAllocator>
     bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
         static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
@@ -1889,6 +1919,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     [[nodiscard]] friend bool operator==(const bloom_filter& left, const bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const bloom_filter& left, const bloom_filter& right) noexcept {
         return !(left == right);
     }
@@ -2127,6 +2158,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     using layout = detail::counter_layout<CounterBits>;
 
   public:
+    /// The type of the items.
     using value_type = T;
     using typename base::allocator_type;
     using typename base::hasher;
@@ -2248,7 +2280,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
     /// Bytes of the counter array: counter_count() * CounterBits / 8, rounded up to whole 64-bit words.
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return base::memory_bytes(); }
+    /// A copy of the allocator.
     [[nodiscard]] allocator_type get_allocator() const { return base::get_allocator(); }
+    /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return base::hash_function(); }
 
     /// Inserts minus successful removes, never below 0: the items held, counted with multiplicity. An
@@ -2310,7 +2344,10 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
         return this->same_shape(other);
     }
 
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+
     void swap(counting_bloom_filter& other) noexcept { this->swap_state(other); }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(counting_bloom_filter& left, counting_bloom_filter& right) noexcept { left.swap(right); }
 
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
@@ -2318,6 +2355,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                                          const counting_bloom_filter& right) noexcept {
         return left.same_bits(right);
     }
+    /// !(left == right).
     [[nodiscard]] friend bool operator!=(const counting_bloom_filter& left,
                                          const counting_bloom_filter& right) noexcept {
         return !(left == right);
@@ -2519,9 +2557,13 @@ namespace bloom {
 template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
 class scalable_bloom_filter {
   public:
+    /// The type of the items.
     using value_type = T;
+    /// The hasher every stage uses.
     using hasher = Hasher;
+    /// The allocator of the stages' words.
     using allocator_type = Allocator;
+    /// The type of counts.
     using size_type = std::uint64_t;
     /// The type of one stage.
     using stage_type = bloom_filter<T, Hasher, Allocator>;
@@ -2541,7 +2583,9 @@ class scalable_bloom_filter {
         add_stage();
     }
 
+    /// A deep copy: every stage.
     scalable_bloom_filter(const scalable_bloom_filter&) = default;
+    /// A deep copy: every stage.
     scalable_bloom_filter& operator=(const scalable_bloom_filter&) = default;
 
     /// A moved-from filter keeps its parameters (and a copy of the hasher) and holds nothing, in no stage; it
@@ -2554,6 +2598,7 @@ class scalable_bloom_filter {
         other.m_stages.clear();
     }
 
+    /// Takes `other`'s stages; `other` is left as after a move construction.
     scalable_bloom_filter& operator=(scalable_bloom_filter&& other) noexcept(
         (std::allocator_traits<stage_allocator>::propagate_on_container_move_assignment::value ||
          std::allocator_traits<stage_allocator>::is_always_equal::value) &&
@@ -2660,7 +2705,9 @@ class scalable_bloom_filter {
     [[nodiscard]] double tightening_ratio() const noexcept { return m_tightening_ratio; }
     /// The seed every stage uses.
     [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// A copy of the hasher every stage uses.
     [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    /// A copy of the allocator of the stages' words.
     [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_stages.get_allocator()); }
 
     /// Removes every item: keeps the parameters and only the first stage, emptied.
@@ -2672,6 +2719,7 @@ class scalable_bloom_filter {
         m_stages.front().clear();
     }
 
+    /// Exchanges the contents (stages, parameters, seed, hasher) with `other`. O(1).
     void swap(scalable_bloom_filter& other) noexcept {
         using std::swap;
         swap(m_stages, other.m_stages);
@@ -2682,6 +2730,7 @@ class scalable_bloom_filter {
         swap(m_seed, other.m_seed);
         swap(m_hasher, other.m_hasher);
     }
+    /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
 
   private:
