@@ -19,16 +19,17 @@
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
-// arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
-// 0.8).
+// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/aligned_allocator.hpp>. This
+// umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
-/// Bloom filters (classic, blocked, counting, scalable), their sizing math and seeded hashing.
+/// Bloom filters (classic, blocked, counting, scalable, concurrent), their sizing math and seeded hashing.
 /// Everything users name lives here; bloom::detail is machinery.
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
 #include "bloom/bloom_filter.hpp"
+#include "bloom/concurrent_bloom_filter.hpp"
 #include "bloom/counting_bloom_filter.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/scalable_bloom_filter.hpp"

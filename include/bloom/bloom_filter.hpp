@@ -188,7 +188,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
-    friend struct detail::hash_access;
+    friend struct detail::filter_access;
 
     // Items in flight in the bulk pipeline: each has k lines prefetched, so a short window already fills
     // the core's outstanding-miss slots.

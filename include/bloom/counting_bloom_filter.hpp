@@ -259,7 +259,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
   private:
-    friend struct detail::hash_access;
+    friend struct detail::filter_access;
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;

@@ -126,7 +126,7 @@ class scalable_bloom_filter {
         if (m_stages.empty() || m_stages.back().item_count() >= m_stages.back().expected_items()) {
             add_stage();
         }
-        return detail::hash_access::insert(m_stages.back(), hash);
+        return detail::filter_access::insert(m_stages.back(), hash);
     }
 
     /// Inserts every value of [first, last) in order. Returns how many were definitely new.
@@ -241,7 +241,7 @@ class scalable_bloom_filter {
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
         // Newest first: the newest stage is the largest and holds the most items (half of them at s = 2).
         for (std::size_t i = m_stages.size(); i-- > 0;) {
-            if (detail::hash_access::contains(m_stages[i], hash)) {
+            if (detail::filter_access::contains(m_stages[i], hash)) {
                 return true;
             }
         }

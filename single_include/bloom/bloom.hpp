@@ -53,11 +53,11 @@
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
-// arrive), <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash
-// 0.8).
+// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/aligned_allocator.hpp>. This
+// umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
-/// Bloom filters (classic, blocked, counting, scalable), their sizing math and seeded hashing.
+/// Bloom filters (classic, blocked, counting, scalable, concurrent), their sizing math and seeded hashing.
 /// Everything users name lives here; bloom::detail is machinery.
 
 // ======== include/bloom/aligned_allocator.hpp =======================================
@@ -168,6 +168,429 @@ class aligned_allocator {
 // BLOOM_DISABLE_SIMD forces the portable scalar one. Every kernel sets exactly the bits of the scalar
 // one (a golden test compares them), so filters built on any machine are interchangeable.
 
+// ======== include/bloom/detail/probe.hpp ============================================
+#ifndef BLOOM_DETAIL_PROBE_HPP
+#define BLOOM_DETAIL_PROBE_HPP
+
+// How a filter turns one 64-bit hash into its k bit positions.
+//
+// Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that g_i = h1 + i*h2 keeps the
+// asymptotic rate of k independent hashes. Dillinger & Manolios 2004 add a cubic term ("enhanced double
+// hashing": g_i = h1 + i*h2 + (i^3 - i)/6) so that a degenerate step h2 cannot collapse all k probes onto
+// one position. We run that recurrence over the full 64-bit ring (x += y; y += i * c) and map each g_i onto
+// [0, m) by multiply-shift, (g_i * m) >> 64 (Lemire 2019): no division, and every position below m is
+// reachable however large m is, so filters past 2^32 bits keep their rate. Because multiply-shift reads
+// the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
+// neighbouring bits) then still spreads probes 2..k-1 across the whole array.
+
+#include <cstdint>
+
+#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+#    include <intrin.h>
+#endif
+
+namespace bloom::detail {
+
+/// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
+[[nodiscard]] inline std::uint64_t reduce_to_range(std::uint64_t value, std::uint64_t range) noexcept {
+#if defined(__SIZEOF_INT128__)
+    // __extension__ keeps -Wpedantic quiet about the non-standard 128-bit type.
+    __extension__ using wide = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<wide>(value) * range) >> 64);
+#elif defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+    return __umulh(value, range);
+#else
+    const std::uint64_t a_low = value & 0xffffffffU, a_high = value >> 32;
+    const std::uint64_t b_low = range & 0xffffffffU, b_high = range >> 32;
+    const std::uint64_t low_low = a_low * b_low;
+    const std::uint64_t high_low = a_high * b_low;
+    const std::uint64_t low_high = a_low * b_high;
+    const std::uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffU) + low_high;
+    return a_high * b_high + (high_low >> 32) + (middle >> 32);
+#endif
+}
+
+/// A 64-bit finaliser (the multiply-xorshift shape of MurmurHash3's fmix64): every input bit affects
+/// every output bit. Repairs hashers that do not avalanche.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t value) noexcept {
+    value ^= value >> 33;
+    value *= 0xff51afd7ed558ccdULL;
+    value ^= value >> 33;
+    value *= 0xc4ceb9fe1a85ec53ULL;
+    value ^= value >> 33;
+    return value;
+}
+
+/// The k probe positions of one item, produced one at a time by enhanced double hashing.
+class probe_sequence {
+  public:
+    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width: its
+    /// high bits, which choose the positions, are then the hash's low bits, independent of the start's
+    /// high bits. One 64-bit hash per item is enough, and a rotation is far cheaper than a second mix
+    /// (it halves the cost of a lookup that hits the cache).
+    explicit constexpr probe_sequence(std::uint64_t hash) noexcept
+        : m_position(hash), m_step(((hash << 32) | (hash >> 32)) | 1) {}
+
+    /// The next position in [0, bit_count).
+    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
+        const std::uint64_t position = reduce_to_range(m_position, bit_count);
+        m_position += m_step;
+        m_step += ++m_index * cubic_scale;
+        return position;
+    }
+
+  private:
+    static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
+
+    std::uint64_t m_position;
+    std::uint64_t m_step;
+    std::uint64_t m_index = 0;
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_PROBE_HPP
+
+// ======== include/bloom/sizing.hpp ==================================================
+#ifndef BLOOM_SIZING_HPP
+#define BLOOM_SIZING_HPP
+
+// The classic Bloom filter's arithmetic, usable on its own:
+//
+//     m = ceil(-n * ln p / (ln 2)^2)          bits for n expected items at target rate p
+//     k = floor or ceil of (m / n) * ln 2     whichever gives the lower rate, at least 1
+//     p = (1 - e^(-k * n / m))^k              expected false-positive rate after n insertions
+//
+//     std::uint64_t m = bloom::optimal_bit_count(1'000'000, 0.01);   // 9'585'059 bits (1.2 MB)
+//     unsigned k = bloom::optimal_hash_count(m, 1'000'000);          // 7
+//     double p = bloom::false_positive_rate(m, k, 1'000'000);        // ~0.01
+//
+// Every function validates its arguments and throws std::invalid_argument naming the parameter.
+
+// ======== include/bloom/detail/config.hpp ===========================================
+#ifndef BLOOM_DETAIL_CONFIG_HPP
+#define BLOOM_DETAIL_CONFIG_HPP
+
+// Configuration hooks and the error helpers every header shares.
+// BLOOM_ASSERT guards internal invariants on hot paths; define it before including any bloom header to
+// route it to your own handler. By default it is the standard assert (off under NDEBUG).
+
+#ifndef BLOOM_ASSERT
+#    include <cassert>
+#    define BLOOM_ASSERT(condition) assert(condition)
+#endif
+
+#include <stdexcept>
+#include <string>
+
+namespace bloom::detail {
+
+// One noinline, cold throw site per error kind keeps the callers' code small and their hot paths free of
+// string building.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_DETAIL_NOINLINE __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#    define BLOOM_DETAIL_NOINLINE __declspec(noinline)
+#else
+#    define BLOOM_DETAIL_NOINLINE
+#endif
+
+/// Throws std::invalid_argument with `where: parameter message`.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
+throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
+    throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
+}
+
+/// Throws std::length_error with `where: message`: a filter cannot grow any further.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
+                                                                  const std::string& message) {
+    throw std::length_error(std::string(where) + ": " + message);
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_CONFIG_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace bloom {
+namespace detail {
+
+inline std::string to_display(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+inline constexpr double ln2 = 0.693147180559945309417232121458176568;
+
+// The largest bit count whose 64-bit words the address space can hold (a 32-bit target stops far
+// below 2^64 bits; a 64-bit one at 2^64 - 1).
+inline constexpr std::uint64_t max_addressable_bits() noexcept {
+    constexpr std::uint64_t max_bytes =
+        static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max());
+    constexpr std::uint64_t max_words = max_bytes / sizeof(std::uint64_t);
+    return max_words >= (std::numeric_limits<std::uint64_t>::max() >> 6)
+               ? std::numeric_limits<std::uint64_t>::max()
+               : max_words * 64;
+}
+
+inline void check_items(const char* where, std::uint64_t expected_items) {
+    if (expected_items == 0) {
+        throw_invalid_argument(where, "expected_items", "must be at least 1, got 0");
+    }
+}
+
+inline void check_rate(const char* where, double false_positive_rate) {
+    // Written so that NaN fails too.
+    if (!(false_positive_rate > 0.0 && false_positive_rate < 1.0)) {
+        throw_invalid_argument(where, "false_positive_rate",
+                               "must be in (0, 1), got " + to_display(false_positive_rate));
+    }
+}
+
+inline void check_bits(const char* where, std::uint64_t bit_count) {
+    if (bit_count == 0) {
+        throw_invalid_argument(where, "bit_count", "must be at least 1, got 0");
+    }
+    if (bit_count > max_addressable_bits()) {
+        throw_invalid_argument(where, "bit_count",
+                               "of " + std::to_string(bit_count) + " does not fit in this platform's memory");
+    }
+}
+
+inline void check_hashes(const char* where, unsigned hash_count) {
+    if (hash_count == 0) {
+        throw_invalid_argument(where, "hash_count", "must be at least 1, got 0");
+    }
+}
+
+// The rate formula without validation: 0 for an empty filter. -expm1 keeps precision when k*n/m is tiny.
+inline double unchecked_false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
+                                            std::uint64_t items) noexcept {
+    const double k = static_cast<double>(hash_count);
+    const double exponent = -k * static_cast<double>(items) / static_cast<double>(bit_count);
+    return std::pow(-std::expm1(exponent), k);
+}
+
+} // namespace detail
+
+/// An explicit filter shape: `bit_count` bits probed `hash_count` times per item. Build a filter from one
+/// to tune it by hand, to reproduce a shape in tests, or to load a saved filter.
+struct filter_geometry {
+    /// m: the number of bits (counters, for a counting filter).
+    std::uint64_t bit_count = 0;
+    /// k: the number of probes per item.
+    unsigned hash_count = 0;
+};
+
+/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
+/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
+/// fit in 64 bits or in this platform's memory.
+[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
+                                                     double false_positive_rate) {
+    constexpr const char* where = "bloom::optimal_bit_count";
+    detail::check_items(where, expected_items);
+    detail::check_rate(where, false_positive_rate);
+    const double bits = std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) /
+                                  (detail::ln2 * detail::ln2));
+    // 2^64 as a double: a value at or above it does not fit; the address space may hold even fewer bits.
+    constexpr double two_to_64 = 18446744073709551616.0;
+    if (!(bits < two_to_64) || static_cast<std::uint64_t>(bits) > detail::max_addressable_bits()) {
+        detail::throw_invalid_argument(where, "expected_items",
+                                       std::to_string(expected_items) + " at false_positive_rate " +
+                                           detail::to_display(false_positive_rate) + " needs " +
+                                           detail::to_display(bits) +
+                                           " bits, more than fit in 64 bits or in this platform's memory");
+    }
+    const auto bit_count = static_cast<std::uint64_t>(bits);
+    return bit_count < 1 ? 1 : bit_count;
+}
+
+/// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
+/// (1 - e^(-k n / m))^k. Throws std::invalid_argument if any argument is 0.
+[[nodiscard]] inline double false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
+                                                std::uint64_t items) {
+    constexpr const char* where = "bloom::false_positive_rate";
+    detail::check_bits(where, bit_count);
+    detail::check_hashes(where, hash_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_false_positive_rate(bit_count, hash_count, items);
+}
+
+/// The probe count that minimises the rate of `bit_count` bits holding `expected_items` items: of
+/// floor((m/n) ln 2) and ceil((m/n) ln 2), the one (at least 1) with the lower rate; the smaller on a tie.
+/// Throws std::invalid_argument if either argument is 0.
+[[nodiscard]] inline unsigned optimal_hash_count(std::uint64_t bit_count, std::uint64_t expected_items) {
+    constexpr const char* where = "bloom::optimal_hash_count";
+    detail::check_bits(where, bit_count);
+    detail::check_items(where, expected_items);
+    const double ideal = static_cast<double>(bit_count) / static_cast<double>(expected_items) * detail::ln2;
+    constexpr double max_count = static_cast<double>(std::numeric_limits<unsigned>::max());
+    const auto clamp = [&](double count) {
+        return static_cast<unsigned>(std::fmin(std::fmax(count, 1.0), max_count));
+    };
+    const unsigned lower = clamp(std::floor(ideal));
+    const unsigned upper = clamp(std::ceil(ideal));
+    if (lower == upper) {
+        return lower;
+    }
+    const double lower_rate = detail::unchecked_false_positive_rate(bit_count, lower, expected_items);
+    const double upper_rate = detail::unchecked_false_positive_rate(bit_count, upper, expected_items);
+    return upper_rate < lower_rate ? upper : lower;
+}
+
+namespace detail {
+
+/// The classic shape for `expected_items` at `false_positive_rate`: optimal_bit_count, then
+/// optimal_hash_count. Shared by every filter with the classic layout (plain, counting). Throws as they do.
+[[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
+                                                      double false_positive_rate) {
+    const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
+    return {bits, optimal_hash_count(bits, expected_items)};
+}
+
+/// The load at which a classic shape is optimal, round(m ln 2 / k), at least 1: the expected_items() of a
+/// filter built from an explicit geometry.
+[[nodiscard]] inline std::uint64_t optimal_load(filter_geometry geometry) noexcept {
+    const double load = std::round(static_cast<double>(geometry.bit_count) * ln2 /
+                                   static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
+    return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
+}
+
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
+/// every word of one block.
+inline constexpr std::uint64_t block_bits = 512;
+inline constexpr unsigned block_word_count = 8;
+
+inline void check_block_bits(const char* where, std::uint64_t bit_count) {
+    check_bits(where, bit_count);
+    if (bit_count % block_bits != 0) {
+        throw_invalid_argument(where, "bit_count",
+                               "must be a multiple of 512 (whole blocks), got " + std::to_string(bit_count));
+    }
+}
+
+// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
+// Poisson-distributed number of items that share the query's block, lambda = n / blocks. With i items
+// in the block, each of the query's eight bits (one per 64-bit word) is set with probability
+// 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
+inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
+    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
+    const double log_miss = std::log1p(-1.0 / 64.0);
+    if (lambda > 4096.0) {
+        // Crowded blocks (rate ~1): the sum would need ~sqrt(lambda) terms. Use the closed form from the
+        // Poisson generating function, E[(1 - q^N)^8] = sum_j C(8, j) (-1)^j e^(-lambda (1 - q^j)), whose
+        // cancellation error (~1e-14) is irrelevant here.
+        constexpr double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
+        double sum = 0.0;
+        for (unsigned j = 0; j <= block_word_count; ++j) {
+            const double sign = j % 2 == 0 ? 1.0 : -1.0;
+            sum += sign * binomial[j] * std::exp(-lambda * -std::expm1(j * log_miss));
+        }
+        return std::fmin(std::fmax(sum, 0.0), 1.0);
+    }
+    const double log_lambda = std::log(lambda);
+    const auto term = [&](double i) {
+        const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
+        const double one_word = -std::expm1(i * log_miss);
+        return std::exp(log_poisson) * std::pow(one_word, static_cast<double>(block_word_count));
+    };
+    const double mode = std::floor(lambda);
+    double sum = 0.0;
+    for (double i = mode;; ++i) {
+        const double t = term(i);
+        sum += t;
+        if (i > lambda && t <= sum * 1e-17) {
+            break;
+        }
+    }
+    for (double i = mode - 1.0; i >= 1.0; --i) {
+        const double t = term(i);
+        sum += t;
+        if (t <= sum * 1e-17) {
+            break;
+        }
+    }
+    return std::fmin(sum, 1.0);
+}
+
+} // namespace detail
+
+/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit blocks,
+/// one bit in each of a block's eight 64-bit words per item) of `bit_count` bits holding `items` items
+/// (Putze, Sanders & Singler 2007). Throws std::invalid_argument if bit_count is 0 or not a multiple of
+/// 512, or items is 0.
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+    constexpr const char* where = "bloom::blocked_false_positive_rate";
+    detail::check_block_bits(where, bit_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_blocked_false_positive_rate(bit_count, items);
+}
+
+/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
+/// or below `false_positive_rate` by blocked_false_positive_rate(). Needs somewhat more than
+/// optimal_bit_count (about 10.1 bits per item at 1%). Throws std::invalid_argument like optimal_bit_count.
+[[nodiscard]] inline std::uint64_t optimal_blocked_bit_count(std::uint64_t expected_items,
+                                                             double false_positive_rate) {
+    constexpr const char* where = "bloom::optimal_blocked_bit_count";
+    detail::check_items(where, expected_items);
+    detail::check_rate(where, false_positive_rate);
+    const auto too_large = [&] {
+        detail::throw_invalid_argument(
+            where, "expected_items",
+            std::to_string(expected_items) + " at false_positive_rate " +
+                detail::to_display(false_positive_rate) +
+                " needs more bits than fit in 64 bits or in this platform's memory");
+    };
+    const std::uint64_t max_blocks = detail::max_addressable_bits() / detail::block_bits;
+    const auto rate_of = [&](std::uint64_t blocks) {
+        return detail::unchecked_blocked_false_positive_rate(blocks * detail::block_bits, expected_items);
+    };
+    // A blocked filter never beats the classic one at equal memory: the classic size bounds from below.
+    const double classic_bits =
+        -static_cast<double>(expected_items) * std::log(false_positive_rate) / (detail::ln2 * detail::ln2);
+    if (!(classic_bits / static_cast<double>(detail::block_bits) < static_cast<double>(max_blocks))) {
+        too_large();
+    }
+    std::uint64_t low = static_cast<std::uint64_t>(classic_bits / static_cast<double>(detail::block_bits));
+    low = low < 1 ? 1 : low;
+    if (rate_of(low) <= false_positive_rate) {
+        return low * detail::block_bits;
+    }
+    std::uint64_t high = low;
+    do {
+        if (high > max_blocks / 2) {
+            if (rate_of(max_blocks) > false_positive_rate) {
+                too_large();
+            }
+            high = max_blocks;
+            break;
+        }
+        low = high;
+        high *= 2;
+    } while (rate_of(high) > false_positive_rate);
+    // Invariant: rate_of(low) > target >= rate_of(high).
+    while (high - low > 1) {
+        const std::uint64_t middle = low + (high - low) / 2;
+        (rate_of(middle) > false_positive_rate ? low : high) = middle;
+    }
+    return high * detail::block_bits;
+}
+
+} // namespace bloom
+
+#endif // BLOOM_SIZING_HPP
+
 #include <cstdint>
 
 // GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics (GCC bug
@@ -198,6 +621,16 @@ class aligned_allocator {
 #endif
 
 namespace bloom::detail {
+
+/// The first word of the block an item's hash selects, in a filter of `block_count` blocks: the hash's
+/// high bits by multiply-shift. Every filter of the blocked layout (plain, concurrent) calls this.
+[[nodiscard]] inline std::uint64_t block_offset(std::uint64_t hash, std::uint64_t block_count) noexcept {
+    return reduce_to_range(hash, block_count) * block_word_count;
+}
+
+/// The item's in-block pattern: a remix of the whole hash, so it is independent of the block choice
+/// (bits shared between the two measurably raise the rate). Eight 6-bit fields, one per word.
+[[nodiscard]] constexpr std::uint64_t block_pattern(std::uint64_t hash) noexcept { return mix64(hash); }
 
 /// The mask of the pattern's bit in word `word` of a block.
 [[nodiscard]] constexpr std::uint64_t block_word_mask(std::uint64_t pattern, unsigned word) noexcept {
@@ -367,50 +800,6 @@ inline bool block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
 
 #endif // BLOOM_DETAIL_BLOCK_KERNELS_HPP
 
-// ======== include/bloom/detail/config.hpp ===========================================
-#ifndef BLOOM_DETAIL_CONFIG_HPP
-#define BLOOM_DETAIL_CONFIG_HPP
-
-// Configuration hooks and the error helpers every header shares.
-// BLOOM_ASSERT guards internal invariants on hot paths; define it before including any bloom header to
-// route it to your own handler. By default it is the standard assert (off under NDEBUG).
-
-#ifndef BLOOM_ASSERT
-#    include <cassert>
-#    define BLOOM_ASSERT(condition) assert(condition)
-#endif
-
-#include <stdexcept>
-#include <string>
-
-namespace bloom::detail {
-
-// One noinline, cold throw site per error kind keeps the callers' code small and their hot paths free of
-// string building.
-#if defined(__GNUC__) || defined(__clang__)
-#    define BLOOM_DETAIL_NOINLINE __attribute__((noinline, cold))
-#elif defined(_MSC_VER)
-#    define BLOOM_DETAIL_NOINLINE __declspec(noinline)
-#else
-#    define BLOOM_DETAIL_NOINLINE
-#endif
-
-/// Throws std::invalid_argument with `where: parameter message`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
-throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
-    throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
-}
-
-/// Throws std::length_error with `where: message`: a filter cannot grow any further.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
-                                                                  const std::string& message) {
-    throw std::length_error(std::string(where) + ": " + message);
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_CONFIG_HPP
-
 // ======== include/bloom/detail/filter_base.hpp ======================================
 #ifndef BLOOM_DETAIL_FILTER_BASE_HPP
 #define BLOOM_DETAIL_FILTER_BASE_HPP
@@ -538,89 +927,6 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_BYTE_ORDER_HPP
-
-// ======== include/bloom/detail/probe.hpp ============================================
-#ifndef BLOOM_DETAIL_PROBE_HPP
-#define BLOOM_DETAIL_PROBE_HPP
-
-// How a filter turns one 64-bit hash into its k bit positions.
-//
-// Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that g_i = h1 + i*h2 keeps the
-// asymptotic rate of k independent hashes. Dillinger & Manolios 2004 add a cubic term ("enhanced double
-// hashing": g_i = h1 + i*h2 + (i^3 - i)/6) so that a degenerate step h2 cannot collapse all k probes onto
-// one position. We run that recurrence over the full 64-bit ring (x += y; y += i * c) and map each g_i onto
-// [0, m) by multiply-shift, (g_i * m) >> 64 (Lemire 2019): no division, and every position below m is
-// reachable however large m is, so filters past 2^32 bits keep their rate. Because multiply-shift reads
-// the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
-// neighbouring bits) then still spreads probes 2..k-1 across the whole array.
-
-#include <cstdint>
-
-#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
-#    include <intrin.h>
-#endif
-
-namespace bloom::detail {
-
-/// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
-[[nodiscard]] inline std::uint64_t reduce_to_range(std::uint64_t value, std::uint64_t range) noexcept {
-#if defined(__SIZEOF_INT128__)
-    // __extension__ keeps -Wpedantic quiet about the non-standard 128-bit type.
-    __extension__ using wide = unsigned __int128;
-    return static_cast<std::uint64_t>((static_cast<wide>(value) * range) >> 64);
-#elif defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
-    return __umulh(value, range);
-#else
-    const std::uint64_t a_low = value & 0xffffffffU, a_high = value >> 32;
-    const std::uint64_t b_low = range & 0xffffffffU, b_high = range >> 32;
-    const std::uint64_t low_low = a_low * b_low;
-    const std::uint64_t high_low = a_high * b_low;
-    const std::uint64_t low_high = a_low * b_high;
-    const std::uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffU) + low_high;
-    return a_high * b_high + (high_low >> 32) + (middle >> 32);
-#endif
-}
-
-/// A 64-bit finaliser (the multiply-xorshift shape of MurmurHash3's fmix64): every input bit affects
-/// every output bit. Repairs hashers that do not avalanche.
-[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t value) noexcept {
-    value ^= value >> 33;
-    value *= 0xff51afd7ed558ccdULL;
-    value ^= value >> 33;
-    value *= 0xc4ceb9fe1a85ec53ULL;
-    value ^= value >> 33;
-    return value;
-}
-
-/// The k probe positions of one item, produced one at a time by enhanced double hashing.
-class probe_sequence {
-  public:
-    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width: its
-    /// high bits, which choose the positions, are then the hash's low bits, independent of the start's
-    /// high bits. One 64-bit hash per item is enough, and a rotation is far cheaper than a second mix
-    /// (it halves the cost of a lookup that hits the cache).
-    explicit constexpr probe_sequence(std::uint64_t hash) noexcept
-        : m_position(hash), m_step(((hash << 32) | (hash >> 32)) | 1) {}
-
-    /// The next position in [0, bit_count).
-    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
-        const std::uint64_t position = reduce_to_range(m_position, bit_count);
-        m_position += m_step;
-        m_step += ++m_index * cubic_scale;
-        return position;
-    }
-
-  private:
-    static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
-
-    std::uint64_t m_position;
-    std::uint64_t m_step;
-    std::uint64_t m_index = 0;
-};
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_PROBE_HPP
 
 #include <cmath>
 #include <cstddef>
@@ -956,302 +1262,6 @@ struct std_hash_adapter {
 
 #endif // BLOOM_HASH_HPP
 
-// ======== include/bloom/sizing.hpp ==================================================
-#ifndef BLOOM_SIZING_HPP
-#define BLOOM_SIZING_HPP
-
-// The classic Bloom filter's arithmetic, usable on its own:
-//
-//     m = ceil(-n * ln p / (ln 2)^2)          bits for n expected items at target rate p
-//     k = floor or ceil of (m / n) * ln 2     whichever gives the lower rate, at least 1
-//     p = (1 - e^(-k * n / m))^k              expected false-positive rate after n insertions
-//
-//     std::uint64_t m = bloom::optimal_bit_count(1'000'000, 0.01);   // 9'585'059 bits (1.2 MB)
-//     unsigned k = bloom::optimal_hash_count(m, 1'000'000);          // 7
-//     double p = bloom::false_positive_rate(m, k, 1'000'000);        // ~0.01
-//
-// Every function validates its arguments and throws std::invalid_argument naming the parameter.
-
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <limits>
-#include <string>
-
-namespace bloom {
-namespace detail {
-
-inline std::string to_display(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
-}
-
-inline constexpr double ln2 = 0.693147180559945309417232121458176568;
-
-// The largest bit count whose 64-bit words the address space can hold (a 32-bit target stops far
-// below 2^64 bits; a 64-bit one at 2^64 - 1).
-inline constexpr std::uint64_t max_addressable_bits() noexcept {
-    constexpr std::uint64_t max_bytes =
-        static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max());
-    constexpr std::uint64_t max_words = max_bytes / sizeof(std::uint64_t);
-    return max_words >= (std::numeric_limits<std::uint64_t>::max() >> 6)
-               ? std::numeric_limits<std::uint64_t>::max()
-               : max_words * 64;
-}
-
-inline void check_items(const char* where, std::uint64_t expected_items) {
-    if (expected_items == 0) {
-        throw_invalid_argument(where, "expected_items", "must be at least 1, got 0");
-    }
-}
-
-inline void check_rate(const char* where, double false_positive_rate) {
-    // Written so that NaN fails too.
-    if (!(false_positive_rate > 0.0 && false_positive_rate < 1.0)) {
-        throw_invalid_argument(where, "false_positive_rate",
-                               "must be in (0, 1), got " + to_display(false_positive_rate));
-    }
-}
-
-inline void check_bits(const char* where, std::uint64_t bit_count) {
-    if (bit_count == 0) {
-        throw_invalid_argument(where, "bit_count", "must be at least 1, got 0");
-    }
-    if (bit_count > max_addressable_bits()) {
-        throw_invalid_argument(where, "bit_count",
-                               "of " + std::to_string(bit_count) + " does not fit in this platform's memory");
-    }
-}
-
-inline void check_hashes(const char* where, unsigned hash_count) {
-    if (hash_count == 0) {
-        throw_invalid_argument(where, "hash_count", "must be at least 1, got 0");
-    }
-}
-
-// The rate formula without validation: 0 for an empty filter. -expm1 keeps precision when k*n/m is tiny.
-inline double unchecked_false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
-                                            std::uint64_t items) noexcept {
-    const double k = static_cast<double>(hash_count);
-    const double exponent = -k * static_cast<double>(items) / static_cast<double>(bit_count);
-    return std::pow(-std::expm1(exponent), k);
-}
-
-} // namespace detail
-
-/// An explicit filter shape: `bit_count` bits probed `hash_count` times per item. Build a filter from one
-/// to tune it by hand, to reproduce a shape in tests, or to load a saved filter.
-struct filter_geometry {
-    /// m: the number of bits (counters, for a counting filter).
-    std::uint64_t bit_count = 0;
-    /// k: the number of probes per item.
-    unsigned hash_count = 0;
-};
-
-/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
-/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
-/// fit in 64 bits or in this platform's memory.
-[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
-                                                     double false_positive_rate) {
-    constexpr const char* where = "bloom::optimal_bit_count";
-    detail::check_items(where, expected_items);
-    detail::check_rate(where, false_positive_rate);
-    const double bits = std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) /
-                                  (detail::ln2 * detail::ln2));
-    // 2^64 as a double: a value at or above it does not fit; the address space may hold even fewer bits.
-    constexpr double two_to_64 = 18446744073709551616.0;
-    if (!(bits < two_to_64) || static_cast<std::uint64_t>(bits) > detail::max_addressable_bits()) {
-        detail::throw_invalid_argument(where, "expected_items",
-                                       std::to_string(expected_items) + " at false_positive_rate " +
-                                           detail::to_display(false_positive_rate) + " needs " +
-                                           detail::to_display(bits) +
-                                           " bits, more than fit in 64 bits or in this platform's memory");
-    }
-    const auto bit_count = static_cast<std::uint64_t>(bits);
-    return bit_count < 1 ? 1 : bit_count;
-}
-
-/// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
-/// (1 - e^(-k n / m))^k. Throws std::invalid_argument if any argument is 0.
-[[nodiscard]] inline double false_positive_rate(std::uint64_t bit_count, unsigned hash_count,
-                                                std::uint64_t items) {
-    constexpr const char* where = "bloom::false_positive_rate";
-    detail::check_bits(where, bit_count);
-    detail::check_hashes(where, hash_count);
-    if (items == 0) {
-        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
-    }
-    return detail::unchecked_false_positive_rate(bit_count, hash_count, items);
-}
-
-/// The probe count that minimises the rate of `bit_count` bits holding `expected_items` items: of
-/// floor((m/n) ln 2) and ceil((m/n) ln 2), the one (at least 1) with the lower rate; the smaller on a tie.
-/// Throws std::invalid_argument if either argument is 0.
-[[nodiscard]] inline unsigned optimal_hash_count(std::uint64_t bit_count, std::uint64_t expected_items) {
-    constexpr const char* where = "bloom::optimal_hash_count";
-    detail::check_bits(where, bit_count);
-    detail::check_items(where, expected_items);
-    const double ideal = static_cast<double>(bit_count) / static_cast<double>(expected_items) * detail::ln2;
-    constexpr double max_count = static_cast<double>(std::numeric_limits<unsigned>::max());
-    const auto clamp = [&](double count) {
-        return static_cast<unsigned>(std::fmin(std::fmax(count, 1.0), max_count));
-    };
-    const unsigned lower = clamp(std::floor(ideal));
-    const unsigned upper = clamp(std::ceil(ideal));
-    if (lower == upper) {
-        return lower;
-    }
-    const double lower_rate = detail::unchecked_false_positive_rate(bit_count, lower, expected_items);
-    const double upper_rate = detail::unchecked_false_positive_rate(bit_count, upper, expected_items);
-    return upper_rate < lower_rate ? upper : lower;
-}
-
-namespace detail {
-
-/// The classic shape for `expected_items` at `false_positive_rate`: optimal_bit_count, then
-/// optimal_hash_count. Shared by every filter with the classic layout (plain, counting). Throws as they do.
-[[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
-                                                      double false_positive_rate) {
-    const std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
-    return {bits, optimal_hash_count(bits, expected_items)};
-}
-
-/// The load at which a classic shape is optimal, round(m ln 2 / k), at least 1: the expected_items() of a
-/// filter built from an explicit geometry.
-[[nodiscard]] inline std::uint64_t optimal_load(filter_geometry geometry) noexcept {
-    const double load = std::round(static_cast<double>(geometry.bit_count) * ln2 /
-                                   static_cast<double>(geometry.hash_count == 0 ? 1 : geometry.hash_count));
-    return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
-}
-
-/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
-/// every word of one block.
-inline constexpr std::uint64_t block_bits = 512;
-inline constexpr unsigned block_word_count = 8;
-
-inline void check_block_bits(const char* where, std::uint64_t bit_count) {
-    check_bits(where, bit_count);
-    if (bit_count % block_bits != 0) {
-        throw_invalid_argument(where, "bit_count",
-                               "must be a multiple of 512 (whole blocks), got " + std::to_string(bit_count));
-    }
-}
-
-// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
-// Poisson-distributed number of items that share the query's block, lambda = n / blocks. With i items
-// in the block, each of the query's eight bits (one per 64-bit word) is set with probability
-// 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
-inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
-    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
-    const double log_miss = std::log1p(-1.0 / 64.0);
-    if (lambda > 4096.0) {
-        // Crowded blocks (rate ~1): the sum would need ~sqrt(lambda) terms. Use the closed form from the
-        // Poisson generating function, E[(1 - q^N)^8] = sum_j C(8, j) (-1)^j e^(-lambda (1 - q^j)), whose
-        // cancellation error (~1e-14) is irrelevant here.
-        constexpr double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
-        double sum = 0.0;
-        for (unsigned j = 0; j <= block_word_count; ++j) {
-            const double sign = j % 2 == 0 ? 1.0 : -1.0;
-            sum += sign * binomial[j] * std::exp(-lambda * -std::expm1(j * log_miss));
-        }
-        return std::fmin(std::fmax(sum, 0.0), 1.0);
-    }
-    const double log_lambda = std::log(lambda);
-    const auto term = [&](double i) {
-        const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
-        const double one_word = -std::expm1(i * log_miss);
-        return std::exp(log_poisson) * std::pow(one_word, static_cast<double>(block_word_count));
-    };
-    const double mode = std::floor(lambda);
-    double sum = 0.0;
-    for (double i = mode;; ++i) {
-        const double t = term(i);
-        sum += t;
-        if (i > lambda && t <= sum * 1e-17) {
-            break;
-        }
-    }
-    for (double i = mode - 1.0; i >= 1.0; --i) {
-        const double t = term(i);
-        sum += t;
-        if (t <= sum * 1e-17) {
-            break;
-        }
-    }
-    return std::fmin(sum, 1.0);
-}
-
-} // namespace detail
-
-/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit blocks,
-/// one bit in each of a block's eight 64-bit words per item) of `bit_count` bits holding `items` items
-/// (Putze, Sanders & Singler 2007). Throws std::invalid_argument if bit_count is 0 or not a multiple of
-/// 512, or items is 0.
-[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
-    constexpr const char* where = "bloom::blocked_false_positive_rate";
-    detail::check_block_bits(where, bit_count);
-    if (items == 0) {
-        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
-    }
-    return detail::unchecked_blocked_false_positive_rate(bit_count, items);
-}
-
-/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
-/// or below `false_positive_rate` by blocked_false_positive_rate(). Needs somewhat more than
-/// optimal_bit_count (about 10.1 bits per item at 1%). Throws std::invalid_argument like optimal_bit_count.
-[[nodiscard]] inline std::uint64_t optimal_blocked_bit_count(std::uint64_t expected_items,
-                                                             double false_positive_rate) {
-    constexpr const char* where = "bloom::optimal_blocked_bit_count";
-    detail::check_items(where, expected_items);
-    detail::check_rate(where, false_positive_rate);
-    const auto too_large = [&] {
-        detail::throw_invalid_argument(
-            where, "expected_items",
-            std::to_string(expected_items) + " at false_positive_rate " +
-                detail::to_display(false_positive_rate) +
-                " needs more bits than fit in 64 bits or in this platform's memory");
-    };
-    const std::uint64_t max_blocks = detail::max_addressable_bits() / detail::block_bits;
-    const auto rate_of = [&](std::uint64_t blocks) {
-        return detail::unchecked_blocked_false_positive_rate(blocks * detail::block_bits, expected_items);
-    };
-    // A blocked filter never beats the classic one at equal memory: the classic size bounds from below.
-    const double classic_bits =
-        -static_cast<double>(expected_items) * std::log(false_positive_rate) / (detail::ln2 * detail::ln2);
-    if (!(classic_bits / static_cast<double>(detail::block_bits) < static_cast<double>(max_blocks))) {
-        too_large();
-    }
-    std::uint64_t low = static_cast<std::uint64_t>(classic_bits / static_cast<double>(detail::block_bits));
-    low = low < 1 ? 1 : low;
-    if (rate_of(low) <= false_positive_rate) {
-        return low * detail::block_bits;
-    }
-    std::uint64_t high = low;
-    do {
-        if (high > max_blocks / 2) {
-            if (rate_of(max_blocks) > false_positive_rate) {
-                too_large();
-            }
-            high = max_blocks;
-            break;
-        }
-        low = high;
-        high *= 2;
-    } while (rate_of(high) > false_positive_rate);
-    // Invariant: rate_of(low) > target >= rate_of(high).
-    while (high - low > 1) {
-        const std::uint64_t middle = low + (high - low) / 2;
-        (rate_of(middle) > false_positive_rate ? low : high) = middle;
-    }
-    return high * detail::block_bits;
-}
-
-} // namespace bloom
-
-#endif // BLOOM_SIZING_HPP
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -1264,10 +1274,11 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
 
 namespace bloom::detail {
 
-/// The by-hash entry points of a filter, for filters built from filters: a scalable filter hashes an item
-/// once and probes each of its stages (same hasher, same seed) with that hash. A filter befriends this
+/// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
+/// and probes each of its stages (same hasher, same seed) by that hash; a concurrent filter converts to
+/// and from the plain filter of the same layout by copying its words and counts. A filter befriends this
 /// class to grant it; users never name it.
-struct hash_access {
+struct filter_access {
     template <class Filter>
     static bool insert(Filter& filter, std::uint64_t hash) noexcept {
         return filter.insert_hash(hash);
@@ -1275,6 +1286,19 @@ struct hash_access {
     template <class Filter>
     [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
         return filter.contains_hash(hash);
+    }
+    /// The filter's words, writable.
+    template <class Filter>
+    [[nodiscard]] static std::uint64_t* words(Filter& filter) noexcept {
+        return filter.words();
+    }
+    /// Sets what a copied filter carries besides its bits: item count and sizing targets.
+    template <class Filter>
+    static void set_counts(Filter& filter, std::uint64_t item_count, std::uint64_t expected_items,
+                           double target_false_positive_rate) noexcept {
+        filter.m_item_count = item_count;
+        filter.m_expected_items = expected_items;
+        filter.m_target_false_positive_rate = target_false_positive_rate;
     }
 };
 
@@ -1699,19 +1723,21 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
+    friend struct detail::filter_access;
+
     // One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
     // twice as fast as 16 beyond the cache).
     static constexpr std::size_t window = 64;
 
-    // The block comes from the hash's high bits by multiply-shift; the in-block pattern from a remix of the
-    // whole hash, so the two are independent (bits shared between them measurably raise the rate).
     [[nodiscard]] std::uint64_t* block_of(std::uint64_t hash) noexcept {
-        return this->words() + detail::reduce_to_range(hash, block_count()) * detail::block_word_count;
+        return this->words() + detail::block_offset(hash, block_count());
     }
     [[nodiscard]] const std::uint64_t* block_of(std::uint64_t hash) const noexcept {
-        return this->words() + detail::reduce_to_range(hash, block_count()) * detail::block_word_count;
+        return this->words() + detail::block_offset(hash, block_count());
     }
-    [[nodiscard]] static std::uint64_t pattern_of(std::uint64_t hash) noexcept { return detail::mix64(hash); }
+    [[nodiscard]] static std::uint64_t pattern_of(std::uint64_t hash) noexcept {
+        return detail::block_pattern(hash);
+    }
 
     // A moved-from filter has no blocks: it reports everything present and inserts nothing.
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
@@ -1925,7 +1951,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
-    friend struct detail::hash_access;
+    friend struct detail::filter_access;
 
     // Items in flight in the bulk pipeline: each has k lines prefetched, so a short window already fills
     // the core's outstanding-miss slots.
@@ -2048,6 +2074,487 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
 } // namespace bloom
 
 #endif // BLOOM_BLOOM_FILTER_HPP
+
+// ======== include/bloom/concurrent_bloom_filter.hpp =================================
+#ifndef BLOOM_CONCURRENT_BLOOM_FILTER_HPP
+#define BLOOM_CONCURRENT_BLOOM_FILTER_HPP
+
+// bloom::concurrent_bloom_filter<T> and bloom::concurrent_blocked_bloom_filter<T> — filters that any
+// number of threads may insert into and query at the same time.
+//
+//     bloom::concurrent_blocked_bloom_filter<std::string> seen(10'000'000, 0.01);
+//     // in each of many threads:
+//     if (seen.insert(url)) {       // exactly one thread gets true for a new url, however many race
+//         enqueue(url);
+//     }
+//
+// Each has the same bits as the plain filter of its layout (bloom_filter, blocked_bloom_filter) for the
+// same size, seed and items, so converting either way copies words: build in parallel, then freeze into a
+// plain filter to save or combine it; or start from a plain filter and keep inserting from threads.
+//
+// Lookups take no lock: they load words. Inserts take no global lock: they set bits with atomic fetch_or.
+// What fetch_or alone cannot give is an exact "was new" answer: an item's bits span several words, so
+// two threads inserting the same new item can each set some of its bits first and both see "new" (the
+// bug of Guava's issue #3055). Inserts therefore take one of `stripe_count` spin locks chosen by the
+// item's hash: inserts of the same item are serialised, inserts of different items almost never wait,
+// and lookups never do. item_count() is an atomic count of the true answers, so it is exact.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+namespace bloom {
+
+namespace detail {
+
+using atomic_word = std::atomic<std::uint64_t>;
+
+// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads
+// and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
+// that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
+// a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
+// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
+// run concurrently), so no reader can see a bit set and later unset. The stripe locks use
+// acquire/release so that the second of two inserts of one item sees every bit the first set.
+
+/// The classic layout: k probes by enhanced double hashing over m bits (bloom_filter's bits).
+struct classic_layout {
+    template <class T, class Hasher, class Allocator>
+    using plain_filter = bloom_filter<T, Hasher, Allocator>;
+    using default_allocator = std::allocator<std::uint64_t>;
+    static constexpr std::size_t window = 16;
+
+    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        return optimal_geometry(expected_items, false_positive_rate);
+    }
+    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_false_positive_rate(geometry.bit_count, geometry.hash_count, items);
+    }
+    /// Sets the item's bits; true if one of them was 0. Loads first and fetch_ors only the words whose bit
+    /// is missing: re-inserts and shared bits then cost no locked instruction.
+    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        std::uint64_t newly_set = 0;
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            const std::uint64_t position = probes.next(geometry.bit_count);
+            atomic_word& word = words[word_of(position)];
+            const std::uint64_t mask = mask_of(position);
+            if ((word.load(std::memory_order_relaxed) & mask) == 0) {
+                newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+            }
+        }
+        return newly_set != 0;
+    }
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            const std::uint64_t position = probes.next(geometry.bit_count);
+            if ((words[word_of(position)].load(std::memory_order_relaxed) & mask_of(position)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+    template <bool ForWrite>
+    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
+                              std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
+        }
+    }
+};
+
+/// The blocked layout: one bit in each of the eight words of one 512-bit block (blocked_bloom_filter's
+/// bits, through the same block_offset and block_pattern; masks as the scalar kernel builds them).
+struct blocked_layout {
+    template <class T, class Hasher, class Allocator>
+    using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
+    using default_allocator = aligned_allocator<std::uint64_t, 64>;
+    static constexpr std::size_t window = 64;
+
+    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
+    }
+    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_blocked_false_positive_rate(geometry.bit_count, items);
+    }
+    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
+        const std::uint64_t pattern = block_pattern(hash);
+        std::uint64_t newly_set = 0;
+        for (unsigned word = 0; word < block_word_count; ++word) {
+            const std::uint64_t mask = block_word_mask(pattern, word);
+            if ((block[word].load(std::memory_order_relaxed) & mask) == 0) {
+                newly_set |= ~block[word].fetch_or(mask, std::memory_order_relaxed) & mask;
+            }
+        }
+        return newly_set != 0;
+    }
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        const atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
+        const std::uint64_t pattern = block_pattern(hash);
+        std::uint64_t missing = 0;
+        for (unsigned word = 0; word < block_word_count; ++word) {
+            const std::uint64_t mask = block_word_mask(pattern, word);
+            missing |= ~block[word].load(std::memory_order_relaxed) & mask;
+        }
+        return missing == 0;
+    }
+    template <bool ForWrite>
+    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
+                              std::uint64_t hash) noexcept {
+        prefetch<ForWrite>(words + block_offset(hash, geometry.bit_count / block_bits));
+    }
+};
+
+/// One spin lock per cache line, so two stripes never share a line.
+struct alignas(64) insert_stripe {
+    std::atomic<bool> locked{false};
+
+    void lock() noexcept {
+        while (locked.exchange(true, std::memory_order_acquire)) {
+            // Wait on a plain load (no cache-line ping-pong) and let the holder run: it holds the lock
+            // for k word updates, so this rarely loops.
+            while (locked.load(std::memory_order_relaxed)) {
+                std::this_thread::yield();
+            }
+        }
+    }
+    void unlock() noexcept { locked.store(false, std::memory_order_release); }
+};
+
+} // namespace detail
+
+/// A filter of `Layout` (the classic or the blocked layout) that any number of threads may use at once.
+/// Use it through its two names, concurrent_bloom_filter and concurrent_blocked_bloom_filter.
+/// Thread safety: insert, contains, their range forms, |= and every observer may run concurrently with
+/// each other; clear(), assignment and swap may not run concurrently with anything else.
+template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
+class basic_concurrent_bloom_filter {
+    using word_allocator =
+        typename std::allocator_traits<Allocator>::template rebind_alloc<detail::atomic_word>;
+    using word_traits = std::allocator_traits<word_allocator>;
+
+    static_assert(detail::atomic_word::is_always_lock_free,
+                  "bloom::basic_concurrent_bloom_filter needs lock-free 64-bit atomics");
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+    /// The hasher type.
+    using hasher = Hasher;
+    /// The allocator of the words (rebound to std::atomic<std::uint64_t>).
+    using allocator_type = Allocator;
+    /// The plain (single-threaded) filter with the same bits.
+    using plain_filter_type = typename Layout::template plain_filter<T, Hasher, Allocator>;
+
+    /// Inserts lock one of this many stripes, chosen by the item's hash.
+    static constexpr std::size_t stripe_count = 256;
+
+    /// A filter sized for `expected_items` at `false_positive_rate`, exactly as the plain filter of its
+    /// layout would be. Throws std::invalid_argument as the plain filter's constructor does.
+    basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
+                                  std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : m_allocator(allocator), m_geometry(Layout::sized_for(expected_items, false_positive_rate)),
+          m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
+          m_hasher(hash_function), m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
+        allocate_words(static_cast<std::size_t>(detail::word_count_for(m_geometry.bit_count)), nullptr);
+    }
+
+    /// A concurrent copy of `plain`: same shape, seed, bits, item count and sizing targets. O(m / 64).
+    explicit basic_concurrent_bloom_filter(const plain_filter_type& plain)
+        : m_allocator(plain.get_allocator()), m_geometry{plain.bit_count(), plain.hash_count()},
+          m_seed(plain.seed()), m_expected_items(plain.expected_items()),
+          m_target_false_positive_rate(plain.target_false_positive_rate()), m_hasher(plain.hash_function()),
+          m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
+        allocate_words(plain.word_count(), plain.data());
+        m_item_count.store(plain.item_count(), std::memory_order_relaxed);
+    }
+
+    /// A copy of `other` (its bits and counts at some moment during the copy if others insert meanwhile).
+    basic_concurrent_bloom_filter(const basic_concurrent_bloom_filter& other)
+        : basic_concurrent_bloom_filter(other.to_plain()) {}
+
+    /// Takes `other`'s words; `other` is left empty (no bits, every answer "maybe", inserts do nothing), as
+    /// moved-from plain filters are. Only assignment and destruction may follow on `other` concurrently
+    /// with nothing else.
+    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept
+        : m_allocator(other.m_allocator), m_words(std::exchange(other.m_words, nullptr)),
+          m_word_count(std::exchange(other.m_word_count, 0)),
+          m_geometry(std::exchange(other.m_geometry, filter_geometry{})), m_seed(other.m_seed),
+          m_expected_items(other.m_expected_items),
+          m_target_false_positive_rate(other.m_target_false_positive_rate),
+          m_item_count(other.m_item_count.exchange(0, std::memory_order_relaxed)), m_hasher(other.m_hasher),
+          m_stripes(std::move(other.m_stripes)) {}
+
+    /// Copy assignment: not concurrently with other operations on this filter.
+    basic_concurrent_bloom_filter& operator=(const basic_concurrent_bloom_filter& other) {
+        if (this != &other) {
+            basic_concurrent_bloom_filter copy(other);
+            swap(copy);
+        }
+        return *this;
+    }
+    /// Move assignment: not concurrently with other operations on this filter.
+    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept {
+        if (this != &other) {
+            basic_concurrent_bloom_filter moved(std::move(other));
+            swap(moved);
+        }
+        return *this;
+    }
+
+    /// Frees the words. Not concurrently with any other operation.
+    ~basic_concurrent_bloom_filter() { release_words(); }
+
+    /// Sets the item's bits. Returns true if `value` was definitely absent; of several threads inserting
+    /// the same new item at once exactly one gets true. Lock-free for lookups; takes the item's stripe lock.
+    /// O(k).
+    template <class K>
+    bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return insert_hash(hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing ahead and prefetching; as inserting them one by one.
+    /// Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        std::size_t inserted = 0;
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { Layout::template prefetch_item<true>(m_words, m_geometry, hash); },
+            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
+    /// probably present. Takes no lock. O(k).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_concurrent_bloom_filter::contains: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return contains_hash(hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
+    /// prefetching. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_concurrent_bloom_filter::contains(first, last, out): the Hasher cannot "
+                      "hash the range's values; specialise bloom::hash<T> or pass a Hasher");
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { Layout::template prefetch_item<false>(m_words, m_geometry, hash); },
+            [&](std::uint64_t hash) {
+                *out = contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+    /// A plain filter with the same shape, seed, bits, item count and sizing targets: freeze a filter
+    /// built by many threads to save, compare or combine it. O(m / 64). Concurrent inserts during the copy
+    /// may or may not be in it.
+    [[nodiscard]] plain_filter_type to_plain() const {
+        plain_filter_type plain(m_geometry, m_seed, m_hasher, Allocator(m_allocator));
+        std::uint64_t* const words = detail::filter_access::words(plain);
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            words[i] = m_words[i].load(std::memory_order_relaxed);
+        }
+        detail::filter_access::set_counts(plain, item_count(), m_expected_items,
+                                          m_target_false_positive_rate);
+        return plain;
+    }
+
+    /// Union with a plain filter (e.g. one built by a single thread): afterwards every item of `other` is
+    /// reported. Safe concurrently with inserts and lookups. item_count() adds `other`'s (an upper bound
+    /// of the distinct items). O(m / 64). Throws std::invalid_argument unless compatible_with(other).
+    basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
+        require_compatible(other.bit_count(), other.hash_count(), other.seed());
+        const std::uint64_t* const words = other.data();
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            if (words[i] != 0) {
+                m_words[i].fetch_or(words[i], std::memory_order_relaxed);
+            }
+        }
+        m_item_count.fetch_add(other.item_count(), std::memory_order_relaxed);
+        return *this;
+    }
+    /// Union with another concurrent filter; as the plain overload. `other` may be inserted into meanwhile.
+    basic_concurrent_bloom_filter& operator|=(const basic_concurrent_bloom_filter& other) {
+        if (this != &other) {
+            *this |= other.to_plain();
+        }
+        return *this;
+    }
+
+    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
+    [[nodiscard]] bool compatible_with(const plain_filter_type& other) const noexcept {
+        return m_geometry.bit_count == other.bit_count() && m_geometry.hash_count == other.hash_count() &&
+               m_seed == other.seed();
+    }
+    /// True if `other` has the same bit count, hash count and seed.
+    [[nodiscard]] bool compatible_with(const basic_concurrent_bloom_filter& other) const noexcept {
+        return m_geometry.bit_count == other.m_geometry.bit_count &&
+               m_geometry.hash_count == other.m_geometry.hash_count && m_seed == other.m_seed;
+    }
+
+    /// m, the number of bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_geometry.bit_count; }
+    /// k, the number of bits each item sets.
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_geometry.hash_count; }
+    /// The seed every hash of this filter uses.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
+    /// The rate the filter was sized for, reached at expected_items().
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
+    /// Inserts that returned true, exactly (plus the counts of filters united into this one).
+    [[nodiscard]] std::uint64_t item_count() const noexcept {
+        return m_item_count.load(std::memory_order_relaxed);
+    }
+    /// The layout's formula at item_count(). 0 when empty.
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        const std::uint64_t items = item_count();
+        return items == 0 || m_geometry.bit_count == 0 ? 0.0 : Layout::rate(m_geometry, items);
+    }
+    /// Bytes of the bit array (the stripe locks add stripe_count * 64 bytes).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_word_count * sizeof(std::uint64_t); }
+    /// A copy of the hasher.
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    /// A copy of the allocator.
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_allocator); }
+
+    /// Removes every item; keeps the shape and seed. Not concurrently with any other operation. O(m / 64).
+    void clear() noexcept {
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            m_words[i].store(0, std::memory_order_relaxed);
+        }
+        m_item_count.store(0, std::memory_order_relaxed);
+    }
+
+    /// Exchanges the contents with `other`. Not concurrently with any other operation on either. O(1).
+    void swap(basic_concurrent_bloom_filter& other) noexcept {
+        using std::swap;
+        swap(m_allocator, other.m_allocator);
+        swap(m_words, other.m_words);
+        swap(m_word_count, other.m_word_count);
+        swap(m_geometry, other.m_geometry);
+        swap(m_seed, other.m_seed);
+        swap(m_expected_items, other.m_expected_items);
+        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
+        m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        other.m_item_count.store(count, std::memory_order_relaxed);
+        swap(m_hasher, other.m_hasher);
+    }
+    /// Exchanges the contents of `left` and `right`. O(1).
+    friend void swap(basic_concurrent_bloom_filter& left, basic_concurrent_bloom_filter& right) noexcept {
+        left.swap(right);
+    }
+
+  private:
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const {
+        return detail::seeded_hash(m_hasher, value, m_seed);
+    }
+
+    bool insert_hash(std::uint64_t hash) noexcept {
+        if (m_word_count == 0) {
+            return false; // moved-from: no bits
+        }
+        // The stripe comes from the hash's middle bits: the layout reads positions from the high bits and
+        // the block pattern from a remix, so stripes and positions are unrelated.
+        detail::insert_stripe& stripe = m_stripes[(hash >> 20) % stripe_count];
+        stripe.lock();
+        const bool was_new = Layout::insert(m_words, m_geometry, hash);
+        stripe.unlock();
+        if (was_new) {
+            m_item_count.fetch_add(1, std::memory_order_relaxed);
+        }
+        return was_new;
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
+    }
+
+    void require_compatible(std::uint64_t bit_count, unsigned hash_count, std::uint64_t seed) const {
+        std::string differences;
+        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
+            if (mine != theirs) {
+                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                               std::to_string(mine) + " vs " + std::to_string(theirs);
+            }
+        };
+        note("bit_count", m_geometry.bit_count, bit_count);
+        note("hash_count", m_geometry.hash_count, hash_count);
+        note("seed", m_seed, seed);
+        if (!differences.empty()) {
+            detail::throw_invalid_argument("bloom::basic_concurrent_bloom_filter::operator|=", "other",
+                                           "is not compatible (" + differences + ")");
+        }
+    }
+
+    void allocate_words(std::size_t count, const std::uint64_t* source) {
+        m_words = word_traits::allocate(m_allocator, count);
+        for (std::size_t i = 0; i < count; ++i) {
+            word_traits::construct(m_allocator, m_words + i, source == nullptr ? 0 : source[i]);
+        }
+        m_word_count = count;
+    }
+
+    void release_words() noexcept {
+        if (m_words != nullptr) {
+            for (std::size_t i = 0; i < m_word_count; ++i) {
+                word_traits::destroy(m_allocator, m_words + i);
+            }
+            word_traits::deallocate(m_allocator, m_words, m_word_count);
+        }
+    }
+
+    word_allocator m_allocator;
+    detail::atomic_word* m_words = nullptr;
+    std::size_t m_word_count = 0;
+    filter_geometry m_geometry;
+    std::uint64_t m_seed;
+    std::uint64_t m_expected_items;
+    double m_target_false_positive_rate;
+    std::atomic<std::uint64_t> m_item_count{0};
+    Hasher m_hasher;
+    std::unique_ptr<detail::insert_stripe[]> m_stripes;
+};
+
+/// A classic Bloom filter (bloom_filter's bits) for many threads at once; see basic_concurrent_bloom_filter.
+template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
+using concurrent_bloom_filter = basic_concurrent_bloom_filter<T, detail::classic_layout, Hasher, Allocator>;
+
+/// A blocked Bloom filter (blocked_bloom_filter's bits) for many threads at once; see
+/// basic_concurrent_bloom_filter.
+template <class T, class Hasher = hash<T>, class Allocator = aligned_allocator<std::uint64_t, 64>>
+using concurrent_blocked_bloom_filter =
+    basic_concurrent_bloom_filter<T, detail::blocked_layout, Hasher, Allocator>;
+
+} // namespace bloom
+
+#endif // BLOOM_CONCURRENT_BLOOM_FILTER_HPP
 
 // ======== include/bloom/counting_bloom_filter.hpp ===================================
 #ifndef BLOOM_COUNTING_BLOOM_FILTER_HPP
@@ -2362,7 +2869,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
   private:
-    friend struct detail::hash_access;
+    friend struct detail::filter_access;
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;
@@ -2633,7 +3140,7 @@ class scalable_bloom_filter {
         if (m_stages.empty() || m_stages.back().item_count() >= m_stages.back().expected_items()) {
             add_stage();
         }
-        return detail::hash_access::insert(m_stages.back(), hash);
+        return detail::filter_access::insert(m_stages.back(), hash);
     }
 
     /// Inserts every value of [first, last) in order. Returns how many were definitely new.
@@ -2748,7 +3255,7 @@ class scalable_bloom_filter {
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
         // Newest first: the newest stage is the largest and holds the most items (half of them at s = 2).
         for (std::size_t i = m_stages.size(); i-- > 0;) {
-            if (detail::hash_access::contains(m_stages[i], hash)) {
+            if (detail::filter_access::contains(m_stages[i], hash)) {
                 return true;
             }
         }

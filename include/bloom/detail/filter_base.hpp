@@ -24,10 +24,11 @@
 
 namespace bloom::detail {
 
-/// The by-hash entry points of a filter, for filters built from filters: a scalable filter hashes an item
-/// once and probes each of its stages (same hasher, same seed) with that hash. A filter befriends this
+/// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
+/// and probes each of its stages (same hasher, same seed) by that hash; a concurrent filter converts to
+/// and from the plain filter of the same layout by copying its words and counts. A filter befriends this
 /// class to grant it; users never name it.
-struct hash_access {
+struct filter_access {
     template <class Filter>
     static bool insert(Filter& filter, std::uint64_t hash) noexcept {
         return filter.insert_hash(hash);
@@ -35,6 +36,19 @@ struct hash_access {
     template <class Filter>
     [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
         return filter.contains_hash(hash);
+    }
+    /// The filter's words, writable.
+    template <class Filter>
+    [[nodiscard]] static std::uint64_t* words(Filter& filter) noexcept {
+        return filter.words();
+    }
+    /// Sets what a copied filter carries besides its bits: item count and sizing targets.
+    template <class Filter>
+    static void set_counts(Filter& filter, std::uint64_t item_count, std::uint64_t expected_items,
+                           double target_false_positive_rate) noexcept {
+        filter.m_item_count = item_count;
+        filter.m_expected_items = expected_items;
+        filter.m_target_false_positive_rate = target_false_positive_rate;
     }
 };
 

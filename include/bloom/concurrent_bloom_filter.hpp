@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_CONCURRENT_BLOOM_FILTER_HPP
+#define BLOOM_CONCURRENT_BLOOM_FILTER_HPP
+
+// bloom::concurrent_bloom_filter<T> and bloom::concurrent_blocked_bloom_filter<T> — filters that any
+// number of threads may insert into and query at the same time.
+//
+//     bloom::concurrent_blocked_bloom_filter<std::string> seen(10'000'000, 0.01);
+//     // in each of many threads:
+//     if (seen.insert(url)) {       // exactly one thread gets true for a new url, however many race
+//         enqueue(url);
+//     }
+//
+// Each has the same bits as the plain filter of its layout (bloom_filter, blocked_bloom_filter) for the
+// same size, seed and items, so converting either way copies words: build in parallel, then freeze into a
+// plain filter to save or combine it; or start from a plain filter and keep inserting from threads.
+//
+// Lookups take no lock: they load words. Inserts take no global lock: they set bits with atomic fetch_or.
+// What fetch_or alone cannot give is an exact "was new" answer: an item's bits span several words, so
+// two threads inserting the same new item can each set some of its bits first and both see "new" (the
+// bug of Guava's issue #3055). Inserts therefore take one of `stripe_count` spin locks chosen by the
+// item's hash: inserts of the same item are serialised, inserts of different items almost never wait,
+// and lookups never do. item_count() is an atomic count of the true answers, so it is exact.
+
+#include "bloom/aligned_allocator.hpp"
+#include "bloom/blocked_bloom_filter.hpp"
+#include "bloom/bloom_filter.hpp"
+#include "bloom/detail/bit_words.hpp"
+#include "bloom/detail/block_kernels.hpp"
+#include "bloom/detail/config.hpp"
+#include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/pipeline.hpp"
+#include "bloom/detail/probe.hpp"
+#include "bloom/hash.hpp"
+#include "bloom/sizing.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+namespace bloom {
+
+namespace detail {
+
+using atomic_word = std::atomic<std::uint64_t>;
+
+// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads
+// and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
+// that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
+// a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
+// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
+// run concurrently), so no reader can see a bit set and later unset. The stripe locks use
+// acquire/release so that the second of two inserts of one item sees every bit the first set.
+
+/// The classic layout: k probes by enhanced double hashing over m bits (bloom_filter's bits).
+struct classic_layout {
+    template <class T, class Hasher, class Allocator>
+    using plain_filter = bloom_filter<T, Hasher, Allocator>;
+    using default_allocator = std::allocator<std::uint64_t>;
+    static constexpr std::size_t window = 16;
+
+    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        return optimal_geometry(expected_items, false_positive_rate);
+    }
+    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_false_positive_rate(geometry.bit_count, geometry.hash_count, items);
+    }
+    /// Sets the item's bits; true if one of them was 0. Loads first and fetch_ors only the words whose bit
+    /// is missing: re-inserts and shared bits then cost no locked instruction.
+    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        std::uint64_t newly_set = 0;
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            const std::uint64_t position = probes.next(geometry.bit_count);
+            atomic_word& word = words[word_of(position)];
+            const std::uint64_t mask = mask_of(position);
+            if ((word.load(std::memory_order_relaxed) & mask) == 0) {
+                newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+            }
+        }
+        return newly_set != 0;
+    }
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            const std::uint64_t position = probes.next(geometry.bit_count);
+            if ((words[word_of(position)].load(std::memory_order_relaxed) & mask_of(position)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+    template <bool ForWrite>
+    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
+                              std::uint64_t hash) noexcept {
+        probe_sequence probes(hash);
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
+        }
+    }
+};
+
+/// The blocked layout: one bit in each of the eight words of one 512-bit block (blocked_bloom_filter's
+/// bits, through the same block_offset and block_pattern; masks as the scalar kernel builds them).
+struct blocked_layout {
+    template <class T, class Hasher, class Allocator>
+    using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
+    using default_allocator = aligned_allocator<std::uint64_t, 64>;
+    static constexpr std::size_t window = 64;
+
+    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
+    }
+    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_blocked_false_positive_rate(geometry.bit_count, items);
+    }
+    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
+        const std::uint64_t pattern = block_pattern(hash);
+        std::uint64_t newly_set = 0;
+        for (unsigned word = 0; word < block_word_count; ++word) {
+            const std::uint64_t mask = block_word_mask(pattern, word);
+            if ((block[word].load(std::memory_order_relaxed) & mask) == 0) {
+                newly_set |= ~block[word].fetch_or(mask, std::memory_order_relaxed) & mask;
+            }
+        }
+        return newly_set != 0;
+    }
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        const atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
+        const std::uint64_t pattern = block_pattern(hash);
+        std::uint64_t missing = 0;
+        for (unsigned word = 0; word < block_word_count; ++word) {
+            const std::uint64_t mask = block_word_mask(pattern, word);
+            missing |= ~block[word].load(std::memory_order_relaxed) & mask;
+        }
+        return missing == 0;
+    }
+    template <bool ForWrite>
+    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
+                              std::uint64_t hash) noexcept {
+        prefetch<ForWrite>(words + block_offset(hash, geometry.bit_count / block_bits));
+    }
+};
+
+/// One spin lock per cache line, so two stripes never share a line.
+struct alignas(64) insert_stripe {
+    std::atomic<bool> locked{false};
+
+    void lock() noexcept {
+        while (locked.exchange(true, std::memory_order_acquire)) {
+            // Wait on a plain load (no cache-line ping-pong) and let the holder run: it holds the lock
+            // for k word updates, so this rarely loops.
+            while (locked.load(std::memory_order_relaxed)) {
+                std::this_thread::yield();
+            }
+        }
+    }
+    void unlock() noexcept { locked.store(false, std::memory_order_release); }
+};
+
+} // namespace detail
+
+/// A filter of `Layout` (the classic or the blocked layout) that any number of threads may use at once.
+/// Use it through its two names, concurrent_bloom_filter and concurrent_blocked_bloom_filter.
+/// Thread safety: insert, contains, their range forms, |= and every observer may run concurrently with
+/// each other; clear(), assignment and swap may not run concurrently with anything else.
+template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
+class basic_concurrent_bloom_filter {
+    using word_allocator =
+        typename std::allocator_traits<Allocator>::template rebind_alloc<detail::atomic_word>;
+    using word_traits = std::allocator_traits<word_allocator>;
+
+    static_assert(detail::atomic_word::is_always_lock_free,
+                  "bloom::basic_concurrent_bloom_filter needs lock-free 64-bit atomics");
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+    /// The hasher type.
+    using hasher = Hasher;
+    /// The allocator of the words (rebound to std::atomic<std::uint64_t>).
+    using allocator_type = Allocator;
+    /// The plain (single-threaded) filter with the same bits.
+    using plain_filter_type = typename Layout::template plain_filter<T, Hasher, Allocator>;
+
+    /// Inserts lock one of this many stripes, chosen by the item's hash.
+    static constexpr std::size_t stripe_count = 256;
+
+    /// A filter sized for `expected_items` at `false_positive_rate`, exactly as the plain filter of its
+    /// layout would be. Throws std::invalid_argument as the plain filter's constructor does.
+    basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
+                                  std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : m_allocator(allocator), m_geometry(Layout::sized_for(expected_items, false_positive_rate)),
+          m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
+          m_hasher(hash_function), m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
+        allocate_words(static_cast<std::size_t>(detail::word_count_for(m_geometry.bit_count)), nullptr);
+    }
+
+    /// A concurrent copy of `plain`: same shape, seed, bits, item count and sizing targets. O(m / 64).
+    explicit basic_concurrent_bloom_filter(const plain_filter_type& plain)
+        : m_allocator(plain.get_allocator()), m_geometry{plain.bit_count(), plain.hash_count()},
+          m_seed(plain.seed()), m_expected_items(plain.expected_items()),
+          m_target_false_positive_rate(plain.target_false_positive_rate()), m_hasher(plain.hash_function()),
+          m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
+        allocate_words(plain.word_count(), plain.data());
+        m_item_count.store(plain.item_count(), std::memory_order_relaxed);
+    }
+
+    /// A copy of `other` (its bits and counts at some moment during the copy if others insert meanwhile).
+    basic_concurrent_bloom_filter(const basic_concurrent_bloom_filter& other)
+        : basic_concurrent_bloom_filter(other.to_plain()) {}
+
+    /// Takes `other`'s words; `other` is left empty (no bits, every answer "maybe", inserts do nothing), as
+    /// moved-from plain filters are. Only assignment and destruction may follow on `other` concurrently
+    /// with nothing else.
+    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept
+        : m_allocator(other.m_allocator), m_words(std::exchange(other.m_words, nullptr)),
+          m_word_count(std::exchange(other.m_word_count, 0)),
+          m_geometry(std::exchange(other.m_geometry, filter_geometry{})), m_seed(other.m_seed),
+          m_expected_items(other.m_expected_items),
+          m_target_false_positive_rate(other.m_target_false_positive_rate),
+          m_item_count(other.m_item_count.exchange(0, std::memory_order_relaxed)), m_hasher(other.m_hasher),
+          m_stripes(std::move(other.m_stripes)) {}
+
+    /// Copy assignment: not concurrently with other operations on this filter.
+    basic_concurrent_bloom_filter& operator=(const basic_concurrent_bloom_filter& other) {
+        if (this != &other) {
+            basic_concurrent_bloom_filter copy(other);
+            swap(copy);
+        }
+        return *this;
+    }
+    /// Move assignment: not concurrently with other operations on this filter.
+    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept {
+        if (this != &other) {
+            basic_concurrent_bloom_filter moved(std::move(other));
+            swap(moved);
+        }
+        return *this;
+    }
+
+    /// Frees the words. Not concurrently with any other operation.
+    ~basic_concurrent_bloom_filter() { release_words(); }
+
+    /// Sets the item's bits. Returns true if `value` was definitely absent; of several threads inserting
+    /// the same new item at once exactly one gets true. Lock-free for lookups; takes the item's stripe lock.
+    /// O(k).
+    template <class K>
+    bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return insert_hash(hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing ahead and prefetching; as inserting them one by one.
+    /// Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        std::size_t inserted = 0;
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { Layout::template prefetch_item<true>(m_words, m_geometry, hash); },
+            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
+    /// probably present. Takes no lock. O(k).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_concurrent_bloom_filter::contains: the Hasher cannot hash this key type; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        return contains_hash(hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
+    /// prefetching. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_concurrent_bloom_filter::contains(first, last, out): the Hasher cannot "
+                      "hash the range's values; specialise bloom::hash<T> or pass a Hasher");
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) { Layout::template prefetch_item<false>(m_words, m_geometry, hash); },
+            [&](std::uint64_t hash) {
+                *out = contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+    /// A plain filter with the same shape, seed, bits, item count and sizing targets: freeze a filter
+    /// built by many threads to save, compare or combine it. O(m / 64). Concurrent inserts during the copy
+    /// may or may not be in it.
+    [[nodiscard]] plain_filter_type to_plain() const {
+        plain_filter_type plain(m_geometry, m_seed, m_hasher, Allocator(m_allocator));
+        std::uint64_t* const words = detail::filter_access::words(plain);
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            words[i] = m_words[i].load(std::memory_order_relaxed);
+        }
+        detail::filter_access::set_counts(plain, item_count(), m_expected_items,
+                                          m_target_false_positive_rate);
+        return plain;
+    }
+
+    /// Union with a plain filter (e.g. one built by a single thread): afterwards every item of `other` is
+    /// reported. Safe concurrently with inserts and lookups. item_count() adds `other`'s (an upper bound
+    /// of the distinct items). O(m / 64). Throws std::invalid_argument unless compatible_with(other).
+    basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
+        require_compatible(other.bit_count(), other.hash_count(), other.seed());
+        const std::uint64_t* const words = other.data();
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            if (words[i] != 0) {
+                m_words[i].fetch_or(words[i], std::memory_order_relaxed);
+            }
+        }
+        m_item_count.fetch_add(other.item_count(), std::memory_order_relaxed);
+        return *this;
+    }
+    /// Union with another concurrent filter; as the plain overload. `other` may be inserted into meanwhile.
+    basic_concurrent_bloom_filter& operator|=(const basic_concurrent_bloom_filter& other) {
+        if (this != &other) {
+            *this |= other.to_plain();
+        }
+        return *this;
+    }
+
+    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
+    [[nodiscard]] bool compatible_with(const plain_filter_type& other) const noexcept {
+        return m_geometry.bit_count == other.bit_count() && m_geometry.hash_count == other.hash_count() &&
+               m_seed == other.seed();
+    }
+    /// True if `other` has the same bit count, hash count and seed.
+    [[nodiscard]] bool compatible_with(const basic_concurrent_bloom_filter& other) const noexcept {
+        return m_geometry.bit_count == other.m_geometry.bit_count &&
+               m_geometry.hash_count == other.m_geometry.hash_count && m_seed == other.m_seed;
+    }
+
+    /// m, the number of bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_geometry.bit_count; }
+    /// k, the number of bits each item sets.
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_geometry.hash_count; }
+    /// The seed every hash of this filter uses.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
+    /// The rate the filter was sized for, reached at expected_items().
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
+    /// Inserts that returned true, exactly (plus the counts of filters united into this one).
+    [[nodiscard]] std::uint64_t item_count() const noexcept {
+        return m_item_count.load(std::memory_order_relaxed);
+    }
+    /// The layout's formula at item_count(). 0 when empty.
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        const std::uint64_t items = item_count();
+        return items == 0 || m_geometry.bit_count == 0 ? 0.0 : Layout::rate(m_geometry, items);
+    }
+    /// Bytes of the bit array (the stripe locks add stripe_count * 64 bytes).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_word_count * sizeof(std::uint64_t); }
+    /// A copy of the hasher.
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+    /// A copy of the allocator.
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_allocator); }
+
+    /// Removes every item; keeps the shape and seed. Not concurrently with any other operation. O(m / 64).
+    void clear() noexcept {
+        for (std::size_t i = 0; i < m_word_count; ++i) {
+            m_words[i].store(0, std::memory_order_relaxed);
+        }
+        m_item_count.store(0, std::memory_order_relaxed);
+    }
+
+    /// Exchanges the contents with `other`. Not concurrently with any other operation on either. O(1).
+    void swap(basic_concurrent_bloom_filter& other) noexcept {
+        using std::swap;
+        swap(m_allocator, other.m_allocator);
+        swap(m_words, other.m_words);
+        swap(m_word_count, other.m_word_count);
+        swap(m_geometry, other.m_geometry);
+        swap(m_seed, other.m_seed);
+        swap(m_expected_items, other.m_expected_items);
+        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
+        m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        other.m_item_count.store(count, std::memory_order_relaxed);
+        swap(m_hasher, other.m_hasher);
+    }
+    /// Exchanges the contents of `left` and `right`. O(1).
+    friend void swap(basic_concurrent_bloom_filter& left, basic_concurrent_bloom_filter& right) noexcept {
+        left.swap(right);
+    }
+
+  private:
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const {
+        return detail::seeded_hash(m_hasher, value, m_seed);
+    }
+
+    bool insert_hash(std::uint64_t hash) noexcept {
+        if (m_word_count == 0) {
+            return false; // moved-from: no bits
+        }
+        // The stripe comes from the hash's middle bits: the layout reads positions from the high bits and
+        // the block pattern from a remix, so stripes and positions are unrelated.
+        detail::insert_stripe& stripe = m_stripes[(hash >> 20) % stripe_count];
+        stripe.lock();
+        const bool was_new = Layout::insert(m_words, m_geometry, hash);
+        stripe.unlock();
+        if (was_new) {
+            m_item_count.fetch_add(1, std::memory_order_relaxed);
+        }
+        return was_new;
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
+    }
+
+    void require_compatible(std::uint64_t bit_count, unsigned hash_count, std::uint64_t seed) const {
+        std::string differences;
+        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
+            if (mine != theirs) {
+                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                               std::to_string(mine) + " vs " + std::to_string(theirs);
+            }
+        };
+        note("bit_count", m_geometry.bit_count, bit_count);
+        note("hash_count", m_geometry.hash_count, hash_count);
+        note("seed", m_seed, seed);
+        if (!differences.empty()) {
+            detail::throw_invalid_argument("bloom::basic_concurrent_bloom_filter::operator|=", "other",
+                                           "is not compatible (" + differences + ")");
+        }
+    }
+
+    void allocate_words(std::size_t count, const std::uint64_t* source) {
+        m_words = word_traits::allocate(m_allocator, count);
+        for (std::size_t i = 0; i < count; ++i) {
+            word_traits::construct(m_allocator, m_words + i, source == nullptr ? 0 : source[i]);
+        }
+        m_word_count = count;
+    }
+
+    void release_words() noexcept {
+        if (m_words != nullptr) {
+            for (std::size_t i = 0; i < m_word_count; ++i) {
+                word_traits::destroy(m_allocator, m_words + i);
+            }
+            word_traits::deallocate(m_allocator, m_words, m_word_count);
+        }
+    }
+
+    word_allocator m_allocator;
+    detail::atomic_word* m_words = nullptr;
+    std::size_t m_word_count = 0;
+    filter_geometry m_geometry;
+    std::uint64_t m_seed;
+    std::uint64_t m_expected_items;
+    double m_target_false_positive_rate;
+    std::atomic<std::uint64_t> m_item_count{0};
+    Hasher m_hasher;
+    std::unique_ptr<detail::insert_stripe[]> m_stripes;
+};
+
+/// A classic Bloom filter (bloom_filter's bits) for many threads at once; see basic_concurrent_bloom_filter.
+template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
+using concurrent_bloom_filter = basic_concurrent_bloom_filter<T, detail::classic_layout, Hasher, Allocator>;
+
+/// A blocked Bloom filter (blocked_bloom_filter's bits) for many threads at once; see
+/// basic_concurrent_bloom_filter.
+template <class T, class Hasher = hash<T>, class Allocator = aligned_allocator<std::uint64_t, 64>>
+using concurrent_blocked_bloom_filter =
+    basic_concurrent_bloom_filter<T, detail::blocked_layout, Hasher, Allocator>;
+
+} // namespace bloom
+
+#endif // BLOOM_CONCURRENT_BLOOM_FILTER_HPP
