@@ -20,7 +20,8 @@
 // two threads inserting the same new item can each set some of its bits first and both see "new" (the
 // bug of Guava's issue #3055). Inserts therefore take one of `stripe_count` spin locks chosen by the
 // item's hash: inserts of the same item are serialised, inserts of different items almost never wait,
-// and lookups never do. item_count() is an atomic count of the true answers, so it is exact.
+// and lookups never do; an insert whose bits are all set already returns false without the lock. Each
+// stripe counts its true answers, so item_count() is exact.
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
@@ -150,9 +151,12 @@ struct blocked_layout {
     }
 };
 
-/// One spin lock per cache line, so two stripes never share a line.
+/// One spin lock per cache line, so two stripes never share a line, with the count of the inserts that
+/// returned true under it. Only the lock holder writes `inserted`, so it is bumped with a plain load and
+/// store (no locked instruction); readers sum the stripes with relaxed loads.
 struct alignas(64) insert_stripe {
     std::atomic<bool> locked{false};
+    std::atomic<std::uint64_t> inserted{0};
 
     void lock() noexcept {
         while (locked.exchange(true, std::memory_order_acquire)) {
@@ -361,9 +365,10 @@ class basic_concurrent_bloom_filter {
     [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
     /// The rate the filter was sized for, reached at expected_items().
     [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
-    /// Inserts that returned true, exactly (plus the counts of filters united into this one).
+    /// Inserts that returned true, exactly once inserts have finished (plus the counts of filters united
+    /// into this one or copied in). O(stripe_count).
     [[nodiscard]] std::uint64_t item_count() const noexcept {
-        return m_item_count.load(std::memory_order_relaxed);
+        return m_item_count.load(std::memory_order_relaxed) + stripe_inserts();
     }
     /// The layout's formula at item_count(). 0 when empty.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
@@ -383,6 +388,11 @@ class basic_concurrent_bloom_filter {
             m_words[i].store(0, std::memory_order_relaxed);
         }
         m_item_count.store(0, std::memory_order_relaxed);
+        if (m_stripes != nullptr) {
+            for (std::size_t i = 0; i < stripe_count; ++i) {
+                m_stripes[i].inserted.store(0, std::memory_order_relaxed);
+            }
+        }
     }
 
     /// Exchanges the contents with `other`. Not concurrently with any other operation on either. O(1).
@@ -399,6 +409,7 @@ class basic_concurrent_bloom_filter {
         m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
         other.m_item_count.store(count, std::memory_order_relaxed);
         swap(m_hasher, other.m_hasher);
+        swap(m_stripes, other.m_stripes);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(basic_concurrent_bloom_filter& left, basic_concurrent_bloom_filter& right) noexcept {
@@ -412,19 +423,34 @@ class basic_concurrent_bloom_filter {
     }
 
     bool insert_hash(std::uint64_t hash) noexcept {
-        if (m_word_count == 0) {
-            return false; // moved-from: no bits
+        // Moved-from (no bits), or every bit already set: "not new", and nothing to write, so no lock.
+        // Exactness holds: an insert of the same item that got true set a bit, so it finished its writes
+        // before this saw all bits set, or it had not started and will find them all set too.
+        if (m_word_count == 0 || Layout::contains(m_words, m_geometry, hash)) {
+            return false;
         }
         // The stripe comes from the hash's middle bits: the layout reads positions from the high bits and
         // the block pattern from a remix, so stripes and positions are unrelated.
         detail::insert_stripe& stripe = m_stripes[(hash >> 20) % stripe_count];
         stripe.lock();
         const bool was_new = Layout::insert(m_words, m_geometry, hash);
-        stripe.unlock();
         if (was_new) {
-            m_item_count.fetch_add(1, std::memory_order_relaxed);
+            stripe.inserted.store(stripe.inserted.load(std::memory_order_relaxed) + 1,
+                                  std::memory_order_relaxed);
         }
+        stripe.unlock();
         return was_new;
+    }
+
+    /// Inserts that returned true, over all stripes.
+    [[nodiscard]] std::uint64_t stripe_inserts() const noexcept {
+        std::uint64_t total = 0;
+        if (m_stripes != nullptr) {
+            for (std::size_t i = 0; i < stripe_count; ++i) {
+                total += m_stripes[i].inserted.load(std::memory_order_relaxed);
+            }
+        }
+        return total;
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
