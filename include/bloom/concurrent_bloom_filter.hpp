@@ -15,11 +15,13 @@
 // same size, seed and items, so converting either way copies words: build in parallel, then freeze into a
 // plain filter to save or combine it; or start from a plain filter and keep inserting from threads.
 //
-// Lookups take no lock: they load words. Inserts take no global lock: they set bits with atomic fetch_or.
+// Lookups take no lock: they load words. Inserts take no global lock: they set bits with atomic fetch_or
+// (classic) or with atomic stores made under the block's stripe (blocked).
 // What fetch_or alone cannot give is an exact "was new" answer: an item's bits span several words, so
 // two threads inserting the same new item can each set some of its bits first and both see "new" (the
 // bug of Guava's issue #3055). Inserts therefore take one of `stripe_count` spin locks chosen by the
-// item's hash: inserts of the same item are serialised, inserts of different items almost never wait,
+// item's hash (for the blocked layout, by its block, so the block's words can then be written with plain
+// stores): inserts of the same item are serialised, inserts of different items almost never wait,
 // and lookups never do; an insert whose bits are all set already returns false without the lock. Each
 // stripe counts its true answers, so item_count() is exact.
 
@@ -50,8 +52,8 @@ namespace detail {
 
 using atomic_word = std::atomic<std::uint64_t>;
 
-// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads
-// and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
+// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
+// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
 // that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
 // a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
 // correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
@@ -64,6 +66,15 @@ struct classic_layout {
     using plain_filter = bloom_filter<T, Hasher, Allocator>;
     using default_allocator = std::allocator<std::uint64_t>;
     static constexpr std::size_t window = 16;
+    /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
+    /// setting at the same moment: every bit is set with fetch_or.
+    static constexpr bool writes_under_stripe = false;
+
+    /// Selects the insert stripe: the hash's middle bits (positions come from the high bits), so
+    /// stripes and positions are unrelated.
+    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry) noexcept {
+        return hash >> 20;
+    }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
         return optimal_geometry(expected_items, false_positive_rate);
@@ -114,6 +125,14 @@ struct blocked_layout {
     using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     static constexpr std::size_t window = 64;
+    /// The stripe is chosen by the block, so every writer of a block holds that block's stripe: the bits
+    /// are set with a plain load and store of each word, and no locked instruction beyond the lock.
+    static constexpr bool writes_under_stripe = true;
+
+    /// Selects the insert stripe: the block number.
+    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry geometry) noexcept {
+        return block_offset(hash, geometry.bit_count / block_bits) / block_word_count;
+    }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
         return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
@@ -121,17 +140,20 @@ struct blocked_layout {
     [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
         return unchecked_blocked_false_positive_rate(geometry.bit_count, items);
     }
+    /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe.
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
         atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
         const std::uint64_t pattern = block_pattern(hash);
-        std::uint64_t newly_set = 0;
+        bool newly_set = false;
         for (unsigned word = 0; word < block_word_count; ++word) {
             const std::uint64_t mask = block_word_mask(pattern, word);
-            if ((block[word].load(std::memory_order_relaxed) & mask) == 0) {
-                newly_set |= ~block[word].fetch_or(mask, std::memory_order_relaxed) & mask;
+            const std::uint64_t old = block[word].load(std::memory_order_relaxed);
+            if ((old & mask) == 0) {
+                block[word].store(old | mask, std::memory_order_relaxed);
+                newly_set = true;
             }
         }
-        return newly_set != 0;
+        return newly_set;
     }
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
                                        std::uint64_t hash) noexcept {
@@ -328,9 +350,24 @@ class basic_concurrent_bloom_filter {
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
         require_compatible(other.bit_count(), other.hash_count(), other.seed());
         const std::uint64_t* const words = other.data();
-        for (std::size_t i = 0; i < m_word_count; ++i) {
-            if (words[i] != 0) {
-                m_words[i].fetch_or(words[i], std::memory_order_relaxed);
+        if constexpr (Layout::writes_under_stripe) {
+            // Inserts write a block with plain stores under its stripe: merge each block under it too.
+            for (std::size_t first = 0; first < m_word_count; first += detail::block_word_count) {
+                detail::insert_stripe& stripe = m_stripes[(first / detail::block_word_count) % stripe_count];
+                stripe.lock();
+                for (std::size_t i = first; i < first + detail::block_word_count; ++i) {
+                    const std::uint64_t old = m_words[i].load(std::memory_order_relaxed);
+                    if ((old | words[i]) != old) {
+                        m_words[i].store(old | words[i], std::memory_order_relaxed);
+                    }
+                }
+                stripe.unlock();
+            }
+        } else {
+            for (std::size_t i = 0; i < m_word_count; ++i) {
+                if (words[i] != 0) {
+                    m_words[i].fetch_or(words[i], std::memory_order_relaxed);
+                }
             }
         }
         m_item_count.fetch_add(other.item_count(), std::memory_order_relaxed);
@@ -429,9 +466,7 @@ class basic_concurrent_bloom_filter {
         if (m_word_count == 0 || Layout::contains(m_words, m_geometry, hash)) {
             return false;
         }
-        // The stripe comes from the hash's middle bits: the layout reads positions from the high bits and
-        // the block pattern from a remix, so stripes and positions are unrelated.
-        detail::insert_stripe& stripe = m_stripes[(hash >> 20) % stripe_count];
+        detail::insert_stripe& stripe = m_stripes[Layout::stripe_key(hash, m_geometry) % stripe_count];
         stripe.lock();
         const bool was_new = Layout::insert(m_words, m_geometry, hash);
         if (was_new) {
