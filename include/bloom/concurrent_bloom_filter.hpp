@@ -348,7 +348,8 @@ class basic_concurrent_bloom_filter {
     /// reported. Safe concurrently with inserts and lookups. item_count() adds `other`'s (an upper bound
     /// of the distinct items). O(m / 64). Throws std::invalid_argument unless compatible_with(other).
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
-        require_compatible(other.bit_count(), other.hash_count(), other.seed());
+        detail::require_same_shape("bloom::basic_concurrent_bloom_filter::operator|=", m_geometry, m_seed,
+                                   {other.bit_count(), other.hash_count()}, other.seed());
         const std::uint64_t* const words = other.data();
         if constexpr (Layout::writes_under_stripe) {
             // Inserts write a block with plain stores under its stripe: merge each block under it too.
@@ -490,23 +491,6 @@ class basic_concurrent_bloom_filter {
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
         return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
-    }
-
-    void require_compatible(std::uint64_t bit_count, unsigned hash_count, std::uint64_t seed) const {
-        std::string differences;
-        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
-            if (mine != theirs) {
-                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
-                               std::to_string(mine) + " vs " + std::to_string(theirs);
-            }
-        };
-        note("bit_count", m_geometry.bit_count, bit_count);
-        note("hash_count", m_geometry.hash_count, hash_count);
-        note("seed", m_seed, seed);
-        if (!differences.empty()) {
-            detail::throw_invalid_argument("bloom::basic_concurrent_bloom_filter::operator|=", "other",
-                                           "is not compatible (" + differences + ")");
-        }
     }
 
     void allocate_words(std::size_t count, const std::uint64_t* source) {

@@ -1302,6 +1302,26 @@ struct filter_access {
     }
 };
 
+/// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
+/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes and seeds are equal: filters combine only
+/// then.
+inline void require_same_shape(const char* where, filter_geometry mine, std::uint64_t my_seed,
+                               filter_geometry theirs, std::uint64_t their_seed) {
+    std::string differences;
+    const auto note = [&](const char* name, std::uint64_t my_value, std::uint64_t their_value) {
+        if (my_value != their_value) {
+            differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                           std::to_string(my_value) + " vs " + std::to_string(their_value);
+        }
+    };
+    note("bit_count", mine.bit_count, theirs.bit_count);
+    note("hash_count", mine.hash_count, theirs.hash_count);
+    note("seed", my_seed, their_seed);
+    if (!differences.empty()) {
+        throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
+    }
+}
+
 template <class Hasher, class Allocator>
 class filter_base {
   protected:
@@ -1423,19 +1443,8 @@ class filter_base {
     /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
     /// difference otherwise.
     void require_compatible(const char* where, const filter_base& other) const {
-        std::string differences;
-        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
-            if (mine != theirs) {
-                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
-                               std::to_string(mine) + " vs " + std::to_string(theirs);
-            }
-        };
-        note("bit_count", m_bit_count, other.m_bit_count);
-        note("hash_count", m_hash_count, other.m_hash_count);
-        note("seed", m_seed, other.m_seed);
-        if (!differences.empty()) {
-            throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
-        }
+        require_same_shape(where, {m_bit_count, m_hash_count}, m_seed,
+                           {other.m_bit_count, other.m_hash_count}, other.m_seed);
     }
 
     void unite(const char* where, const filter_base& other) {
@@ -2413,7 +2422,8 @@ class basic_concurrent_bloom_filter {
     /// reported. Safe concurrently with inserts and lookups. item_count() adds `other`'s (an upper bound
     /// of the distinct items). O(m / 64). Throws std::invalid_argument unless compatible_with(other).
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
-        require_compatible(other.bit_count(), other.hash_count(), other.seed());
+        detail::require_same_shape("bloom::basic_concurrent_bloom_filter::operator|=", m_geometry, m_seed,
+                                   {other.bit_count(), other.hash_count()}, other.seed());
         const std::uint64_t* const words = other.data();
         if constexpr (Layout::writes_under_stripe) {
             // Inserts write a block with plain stores under its stripe: merge each block under it too.
@@ -2555,23 +2565,6 @@ class basic_concurrent_bloom_filter {
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
         return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
-    }
-
-    void require_compatible(std::uint64_t bit_count, unsigned hash_count, std::uint64_t seed) const {
-        std::string differences;
-        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
-            if (mine != theirs) {
-                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
-                               std::to_string(mine) + " vs " + std::to_string(theirs);
-            }
-        };
-        note("bit_count", m_geometry.bit_count, bit_count);
-        note("hash_count", m_geometry.hash_count, hash_count);
-        note("seed", m_seed, seed);
-        if (!differences.empty()) {
-            detail::throw_invalid_argument("bloom::basic_concurrent_bloom_filter::operator|=", "other",
-                                           "is not compatible (" + differences + ")");
-        }
     }
 
     void allocate_words(std::size_t count, const std::uint64_t* source) {

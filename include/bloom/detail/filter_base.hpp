@@ -52,6 +52,26 @@ struct filter_access {
     }
 };
 
+/// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
+/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes and seeds are equal: filters combine only
+/// then.
+inline void require_same_shape(const char* where, filter_geometry mine, std::uint64_t my_seed,
+                               filter_geometry theirs, std::uint64_t their_seed) {
+    std::string differences;
+    const auto note = [&](const char* name, std::uint64_t my_value, std::uint64_t their_value) {
+        if (my_value != their_value) {
+            differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                           std::to_string(my_value) + " vs " + std::to_string(their_value);
+        }
+    };
+    note("bit_count", mine.bit_count, theirs.bit_count);
+    note("hash_count", mine.hash_count, theirs.hash_count);
+    note("seed", my_seed, their_seed);
+    if (!differences.empty()) {
+        throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
+    }
+}
+
 template <class Hasher, class Allocator>
 class filter_base {
   protected:
@@ -173,19 +193,8 @@ class filter_base {
     /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
     /// difference otherwise.
     void require_compatible(const char* where, const filter_base& other) const {
-        std::string differences;
-        const auto note = [&](const char* name, std::uint64_t mine, std::uint64_t theirs) {
-            if (mine != theirs) {
-                differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
-                               std::to_string(mine) + " vs " + std::to_string(theirs);
-            }
-        };
-        note("bit_count", m_bit_count, other.m_bit_count);
-        note("hash_count", m_hash_count, other.m_hash_count);
-        note("seed", m_seed, other.m_seed);
-        if (!differences.empty()) {
-            throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
-        }
+        require_same_shape(where, {m_bit_count, m_hash_count}, m_seed,
+                           {other.m_bit_count, other.m_hash_count}, other.m_seed);
     }
 
     void unite(const char* where, const filter_base& other) {
