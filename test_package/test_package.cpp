@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Smallest real use of an installed bloom: size a filter, insert, look up, check the answers.
 #include <bloom/bloom.hpp>
-
 #include <cstdio>
 #include <string>
 
