@@ -70,7 +70,7 @@ void insert_benchmark(benchmark::State& state) {
         benchmark::DoNotOptimize(inserted);
     }
     state.counters["per_item"] =
-        benchmark::Counter(static_cast<double>(state.iterations() * share),
+        benchmark::Counter(static_cast<double>(state.iterations()) * static_cast<double>(share),
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
@@ -99,7 +99,7 @@ void lookup_benchmark(benchmark::State& state) {
         benchmark::DoNotOptimize(found);
     }
     state.counters["per_item"] =
-        benchmark::Counter(static_cast<double>(state.iterations() * share),
+        benchmark::Counter(static_cast<double>(state.iterations()) * static_cast<double>(share),
                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
