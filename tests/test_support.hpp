@@ -426,6 +426,7 @@ struct allocation_stats {
     std::int64_t live_bytes = 0;
     int allocations = 0;
     int deallocations = 0;
+    std::size_t largest_bytes = 0;
 };
 
 /// A stateful allocator that records into the allocation_stats it was given.
@@ -441,6 +442,7 @@ class counting_allocator {
     T* allocate(std::size_t count) {
         m_stats->live_bytes += static_cast<std::int64_t>(count * sizeof(T));
         ++m_stats->allocations;
+        m_stats->largest_bytes = std::max(m_stats->largest_bytes, count * sizeof(T));
         return std::allocator<T>().allocate(count);
     }
     void deallocate(T* pointer, std::size_t count) noexcept {

@@ -19,8 +19,10 @@
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
-// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/aligned_allocator.hpp>. This
-// umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
+// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
+// load, docs/FORMAT.md), <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved
+// file), <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
 /// Bloom filters (classic, blocked, counting, scalable, concurrent), their sizing math and seeded hashing.
@@ -31,8 +33,13 @@
 #include "bloom/bloom_filter.hpp"
 #include "bloom/concurrent_bloom_filter.hpp"
 #include "bloom/counting_bloom_filter.hpp"
+#include "bloom/filter_view.hpp"
+#include "bloom/format_error.hpp"
 #include "bloom/hash.hpp"
+#include "bloom/mapped_file.hpp"
+#include "bloom/parquet.hpp"
 #include "bloom/scalable_bloom_filter.hpp"
+#include "bloom/serialization.hpp"
 #include "bloom/sizing.hpp"
 #include "bloom/version.hpp"
 

@@ -277,6 +277,40 @@ constexpr bool hash_accepts() noexcept {
     }
 }
 
+/// The key family code of bloom::hash<T> in a saved filter's hasher id (docs/FORMAT.md): which canonical
+/// byte form the hash runs over. Keys whose byte forms agree share a code (every integer up to 64 bits,
+/// bool and enums widen to 8 bytes), so filters of int and std::int64_t load into each other.
+template <class E>
+constexpr std::uint64_t scalar_family_code(bool as_element) noexcept {
+    if constexpr (std::is_enum_v<E>) {
+        return scalar_family_code<std::underlying_type_t<E>>(as_element);
+    } else if constexpr (std::is_integral_v<E>) {
+        return 0x0100 | (as_element || sizeof(E) > 8 ? sizeof(E) : 8);
+    } else if constexpr (sizeof(E) == 4 && std::numeric_limits<E>::is_iec559) {
+        return 0x0204;
+    } else if constexpr (sizeof(E) == 8 && std::numeric_limits<E>::is_iec559) {
+        return 0x0208;
+    } else {
+        return 0x0210;
+    }
+}
+
+/// bloom::hash<T>'s hasher id: "XXH3" in the high 32 bits, T's key family below (strings 0x0001,
+/// scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
+template <class T>
+constexpr std::uint64_t default_hasher_format_id() noexcept {
+    constexpr std::uint64_t xxh3_tag = 0x58584833ULL << 32;
+    if constexpr (is_string_like_v<T>) {
+        return xxh3_tag | 0x0001;
+    } else if constexpr (is_scalar_key_v<T>) {
+        return xxh3_tag | scalar_family_code<T>(false);
+    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
+        return xxh3_tag | 0x1000 | scalar_family_code<scalar_element_t<T>>(true);
+    } else {
+        return 0;
+    }
+}
+
 /// Whether a hasher declares that its output is already well mixed.
 template <class Hasher, class = void>
 struct is_avalanching : std::false_type {};
@@ -317,6 +351,9 @@ struct hash {
     using is_avalanching = void;
     /// Accepts any key of T's family (e.g. any string type for a string T), so lookups never convert.
     using is_transparent = void;
+    /// The hasher id saved with a filter (docs/FORMAT.md): a file loads only into a filter whose hasher
+    /// has the same id. Stable across versions, platforms and compilers.
+    static constexpr std::uint64_t format_id = detail::default_hasher_format_id<detail::remove_cvref_t<T>>();
 
     /// Hashes `value` with `seed`. Accepts any key of T's family: any string type for a string T, any
     /// integer for an integer T (converted to T first), any contiguous container of the same element type.

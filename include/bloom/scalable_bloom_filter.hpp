@@ -227,6 +227,18 @@ class scalable_bloom_filter {
     friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
 
   private:
+    friend struct detail::filter_access;
+    struct without_stages_tag {};
+
+    scalable_bloom_filter(without_stages_tag, std::uint64_t initial_capacity, double false_positive_rate,
+                          std::uint64_t seed, double growth_factor, double tightening_ratio,
+                          const Hasher& hash_function, const Allocator& allocator)
+        : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
+          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+        check_parameters();
+    }
+
     using stage_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<stage_type>;
 
     static constexpr const char* where = "bloom::scalable_bloom_filter";

@@ -53,8 +53,10 @@
 // Headers: <bloom/sizing.hpp> (the math), <bloom/hash.hpp> (seeded hashing), <bloom/bloom_filter.hpp>
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
-// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/aligned_allocator.hpp>. This
-// umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
+// arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
+// load, docs/FORMAT.md), <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved
+// file), <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
 /// Bloom filters (classic, blocked, counting, scalable, concurrent), their sizing math and seeded hashing.
@@ -183,6 +185,7 @@ class aligned_allocator {
 // the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
 // neighbouring bits) then still spreads probes 2..k-1 across the whole array.
 
+#include <cstddef>
 #include <cstdint>
 
 #if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
@@ -246,6 +249,32 @@ class probe_sequence {
     std::uint64_t m_step;
     std::uint64_t m_index = 0;
 };
+
+/// The classic layout's lookup: true if the k bits `hash` selects among `bit_count` bits are all set.
+/// `words[i]` yields word i: a plain pointer for a filter's own words, little_endian_words for a view.
+/// Probes are tested in groups of four without branching, then one branch per group. A branch per probe
+/// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
+/// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
+/// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
+template <class Words>
+[[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
+                                    std::uint64_t hash) noexcept {
+    probe_sequence probes(hash);
+    unsigned remaining = hash_count;
+    while (remaining != 0) {
+        const unsigned group = remaining < 4 ? remaining : 4;
+        std::uint64_t all_set = 1;
+        for (unsigned i = 0; i < group; ++i) {
+            const std::uint64_t position = probes.next(bit_count);
+            all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
+        }
+        if ((all_set & 1) == 0) {
+            return false;
+        }
+        remaining -= group;
+    }
+    return true;
+}
 
 } // namespace bloom::detail
 
@@ -914,6 +943,16 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     }
 }
 
+/// Reads `byte_count` bytes at `in` as a little-endian unsigned integer.
+[[nodiscard]] inline std::uint64_t load_little_endian(const unsigned char* in,
+                                                      std::size_t byte_count) noexcept {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+    }
+    return value;
+}
+
 /// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
 /// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
 [[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
@@ -923,6 +962,18 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
         return byte_swap(value);
     }
 }
+
+/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
+/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
+struct little_endian_words {
+    const unsigned char* bytes;
+
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        std::uint64_t word;
+        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
+        return to_little_endian(word);
+    }
+};
 
 } // namespace bloom::detail
 
@@ -1183,6 +1234,40 @@ constexpr bool hash_accepts() noexcept {
     }
 }
 
+/// The key family code of bloom::hash<T> in a saved filter's hasher id (docs/FORMAT.md): which canonical
+/// byte form the hash runs over. Keys whose byte forms agree share a code (every integer up to 64 bits,
+/// bool and enums widen to 8 bytes), so filters of int and std::int64_t load into each other.
+template <class E>
+constexpr std::uint64_t scalar_family_code(bool as_element) noexcept {
+    if constexpr (std::is_enum_v<E>) {
+        return scalar_family_code<std::underlying_type_t<E>>(as_element);
+    } else if constexpr (std::is_integral_v<E>) {
+        return 0x0100 | (as_element || sizeof(E) > 8 ? sizeof(E) : 8);
+    } else if constexpr (sizeof(E) == 4 && std::numeric_limits<E>::is_iec559) {
+        return 0x0204;
+    } else if constexpr (sizeof(E) == 8 && std::numeric_limits<E>::is_iec559) {
+        return 0x0208;
+    } else {
+        return 0x0210;
+    }
+}
+
+/// bloom::hash<T>'s hasher id: "XXH3" in the high 32 bits, T's key family below (strings 0x0001,
+/// scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
+template <class T>
+constexpr std::uint64_t default_hasher_format_id() noexcept {
+    constexpr std::uint64_t xxh3_tag = 0x58584833ULL << 32;
+    if constexpr (is_string_like_v<T>) {
+        return xxh3_tag | 0x0001;
+    } else if constexpr (is_scalar_key_v<T>) {
+        return xxh3_tag | scalar_family_code<T>(false);
+    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
+        return xxh3_tag | 0x1000 | scalar_family_code<scalar_element_t<T>>(true);
+    } else {
+        return 0;
+    }
+}
+
 /// Whether a hasher declares that its output is already well mixed.
 template <class Hasher, class = void>
 struct is_avalanching : std::false_type {};
@@ -1223,6 +1308,9 @@ struct hash {
     using is_avalanching = void;
     /// Accepts any key of T's family (e.g. any string type for a string T), so lookups never convert.
     using is_transparent = void;
+    /// The hasher id saved with a filter (docs/FORMAT.md): a file loads only into a filter whose hasher
+    /// has the same id. Stable across versions, platforms and compilers.
+    static constexpr std::uint64_t format_id = detail::default_hasher_format_id<detail::remove_cvref_t<T>>();
 
     /// Hashes `value` with `seed`. Accepts any key of T's family: any string type for a string T, any
     /// integer for an integer T (converted to T first), any contiguous container of the same element type.
@@ -1299,6 +1387,16 @@ struct filter_access {
         filter.m_item_count = item_count;
         filter.m_expected_items = expected_items;
         filter.m_target_false_positive_rate = target_false_positive_rate;
+    }
+    /// A scalable filter with its parameters checked and no stage yet (a loader adds the saved ones).
+    template <class Filter, class... Args>
+    [[nodiscard]] static Filter without_stages(Args&&... args) {
+        return Filter(typename Filter::without_stages_tag{}, std::forward<Args>(args)...);
+    }
+    /// A scalable filter's stages, writable.
+    template <class Filter>
+    [[nodiscard]] static auto& stages(Filter& filter) noexcept {
+        return filter.m_stages;
     }
 };
 
@@ -1983,26 +2081,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        detail::probe_sequence probes(hash);
-        const std::uint64_t* const words = this->words();
-        // Probes are tested in groups of four without branching, then one branch per group. A branch per
-        // probe mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls
-        // the loads behind it; a group keeps four loads in flight, and on a miss the first group fails with
-        // probability ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
-        unsigned remaining = this->m_hash_count;
-        while (remaining != 0) {
-            const unsigned group = remaining < 4 ? remaining : 4;
-            std::uint64_t all_set = 1;
-            for (unsigned i = 0; i < group; ++i) {
-                const std::uint64_t position = probes.next(this->m_bit_count);
-                all_set &= words[detail::word_of(position)] >> (position & 63);
-            }
-            if ((all_set & 1) == 0) {
-                return false;
-            }
-            remaining -= group;
-        }
-        return true;
+        return detail::classic_contains(this->words(), this->m_bit_count, this->m_hash_count, hash);
     }
 
     /// Bulk lookups beyond the cache, in rounds over batches of `batch` items. Prefetching all k lines of
@@ -3072,6 +3151,1342 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
 #endif // BLOOM_COUNTING_BLOOM_FILTER_HPP
 
+// ======== include/bloom/filter_view.hpp =============================================
+#ifndef BLOOM_FILTER_VIEW_HPP
+#define BLOOM_FILTER_VIEW_HPP
+
+// bloom::bloom_filter_view and bloom::blocked_bloom_filter_view — read-only filters that answer contains()
+// straight from a saved record (docs/FORMAT.md) in memory someone else owns: a buffer, or a file mapped
+// with bloom::mapped_file. Nothing is copied: opening a view checks the header, the sizes and (unless
+// asked not to) the checksum, then every lookup reads the record's words in place.
+//
+//     bloom::save_file(filter, "users.bloom");                       // once, anywhere
+//
+//     bloom::mapped_file file("users.bloom");                        // in every process that reads it
+//     bloom::bloom_filter_view<std::string> users(file.data(), file.size());
+//     if (!users.contains("alice")) { /* definitely not a user */ }
+//
+// A view answers exactly as the filter it was saved from. It works on any host byte order and any
+// alignment (words are read as little-endian bytes). The memory must outlive the view and not change while
+// it is in use. Opening checks the checksum by reading the whole record once; bloom::checksum::skip opens
+// in O(1) for callers who trust the bytes (the header is still checked, and lookups never read outside
+// the record whatever its words hold).
+
+// ======== include/bloom/detail/file_format.hpp ======================================
+#ifndef BLOOM_DETAIL_FILE_FORMAT_HPP
+#define BLOOM_DETAIL_FILE_FORMAT_HPP
+
+// The saved-filter record of docs/FORMAT.md, shared by the loaders (<bloom/serialization.hpp>) and the
+// zero-copy views (<bloom/filter_view.hpp>): a 128-byte little-endian header, the payload, and an XXH3
+// checksum over both. Everything here reads and writes bytes, never host words, so a file is the same on
+// every platform; parse_header trusts nothing it has not checked against the bytes it was given.
+
+// ======== include/bloom/format_error.hpp ============================================
+#ifndef BLOOM_FORMAT_ERROR_HPP
+#define BLOOM_FORMAT_ERROR_HPP
+
+// bloom::format_error — what every loader throws when its input is not a valid filter: truncated or
+// malformed bytes, an unknown version or kind, a checksum mismatch, sizes the input cannot back. The
+// message names the problem ("bloom::load: truncated: the header promises 8192 payload bytes, 40 remain").
+
+#include <stdexcept>
+#include <string>
+
+namespace bloom {
+
+/// Serialized filter data is malformed, corrupt, or of another kind, version or hasher than asked for.
+class format_error : public std::runtime_error {
+  public:
+    /// An error whose what() is `message`.
+    explicit format_error(const std::string& message) : std::runtime_error(message) {}
+    /// An error whose what() is `message`.
+    explicit format_error(const char* message) : std::runtime_error(message) {}
+};
+
+} // namespace bloom
+
+#endif // BLOOM_FORMAT_ERROR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace bloom::detail {
+
+inline constexpr unsigned char record_magic[8] = {0x89, 'B', 'L', 'O', 'O', 'M', '\r', '\n'};
+inline constexpr std::uint16_t record_format_version = 1;
+inline constexpr std::size_t record_header_bytes = 128;
+inline constexpr std::size_t record_checksum_bytes = 8;
+/// Bytes of the header the header checksum covers (everything before it).
+inline constexpr std::size_t record_header_checksummed_bytes = 72;
+/// The largest hash count a record may hold: more than any optimal filter uses (k = 1075 reaches the
+/// smallest positive double), and small enough that a hostile file cannot make each lookup run for long.
+inline constexpr unsigned record_max_hash_count = 4096;
+
+/// The filter kinds a record holds (header byte 10).
+enum class record_kind : std::uint8_t { classic = 1, blocked = 2, counting = 3, scalable = 4 };
+
+[[nodiscard]] inline const char* kind_name(record_kind kind) noexcept {
+    switch (kind) {
+    case record_kind::classic:
+        return "classic";
+    case record_kind::blocked:
+        return "blocked";
+    case record_kind::counting:
+        return "counting";
+    case record_kind::scalable:
+        return "scalable";
+    }
+    return "unknown";
+}
+
+/// A record's header fields, as docs/FORMAT.md lists them.
+struct record_header {
+    record_kind kind = record_kind::classic;
+    std::uint8_t counter_bits = 0;
+    std::uint32_t hash_count = 0;
+    std::uint64_t hasher_id = 0;
+    std::uint64_t seed = 0;
+    std::uint64_t bit_count = 0;
+    std::uint64_t expected_items = 0;
+    double target_false_positive_rate = 0.0;
+    std::uint64_t item_count = 0;
+    std::uint64_t payload_bytes = 0;
+};
+
+/// A hasher's id in saved files: Hasher::format_id. A hasher without one cannot save or load filters:
+/// nothing would stop a file from loading into a filter whose hasher puts items elsewhere.
+template <class Hasher, class = void>
+struct has_format_id : std::false_type {};
+template <class Hasher>
+struct has_format_id<Hasher, std::void_t<decltype(Hasher::format_id)>> : std::true_type {};
+
+template <class Hasher>
+[[nodiscard]] constexpr std::uint64_t hasher_format_id() noexcept {
+    static_assert(
+        has_format_id<Hasher>::value,
+        "bloom: saving, loading or viewing a filter needs a Hasher with a stable id: declare "
+        "`static constexpr std::uint64_t format_id = ...;` in your Hasher (bloom::hash<T> has one)");
+    return static_cast<std::uint64_t>(Hasher::format_id);
+}
+
+/// Throws bloom::format_error with `where: message`.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_format_error(const char* where,
+                                                                  const std::string& message) {
+    throw format_error(std::string(where) + ": " + message);
+}
+
+[[nodiscard]] inline std::uint64_t checksum_of(const void* data, std::size_t size) noexcept {
+    return static_cast<std::uint64_t>(XXH3_64bits(data, size));
+}
+
+/// XXH3 over everything written through it, forwarding the bytes to `Sink` (a callable taking
+/// (const unsigned char*, std::size_t)); records nest by wrapping one hashing_sink in another.
+template <class Sink>
+class hashing_sink {
+  public:
+    explicit hashing_sink(Sink& sink) noexcept : m_sink(sink) {
+        XXH3_INITSTATE(&m_state);
+        XXH3_64bits_reset(&m_state);
+    }
+    void operator()(const unsigned char* data, std::size_t size) {
+        XXH3_64bits_update(&m_state, data, size);
+        m_sink(data, size);
+    }
+    [[nodiscard]] std::uint64_t digest() const noexcept {
+        return static_cast<std::uint64_t>(XXH3_64bits_digest(&m_state));
+    }
+
+  private:
+    Sink& m_sink;
+    XXH3_state_t m_state;
+};
+
+[[nodiscard]] inline std::uint64_t bits_of(double value) noexcept {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+[[nodiscard]] inline double double_of(std::uint64_t bits) noexcept {
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/// The 128 header bytes of `header`, header checksum included.
+inline void encode_header(const record_header& header, unsigned char* out) noexcept {
+    std::memset(out, 0, record_header_bytes);
+    std::memcpy(out, record_magic, sizeof record_magic);
+    store_little_endian(out + 8, record_format_version, 2);
+    out[10] = static_cast<unsigned char>(header.kind);
+    out[11] = header.counter_bits;
+    store_little_endian(out + 12, header.hash_count, 4);
+    store_little_endian(out + 16, header.hasher_id, 8);
+    store_little_endian(out + 24, header.seed, 8);
+    store_little_endian(out + 32, header.bit_count, 8);
+    store_little_endian(out + 40, header.expected_items, 8);
+    store_little_endian(out + 48, bits_of(header.target_false_positive_rate), 8);
+    store_little_endian(out + 56, header.item_count, 8);
+    store_little_endian(out + 64, header.payload_bytes, 8);
+    store_little_endian(out + 72, checksum_of(out, record_header_checksummed_bytes), 8);
+}
+
+/// What parse_header checks against the bytes available: the whole record, or only the header (a stream
+/// loader reads the rest afterwards).
+enum header_extent { whole_record, header_only };
+
+/// Reads and checks the header at `bytes`, of which `size` are available: magic, version, header
+/// checksum, reserved bytes, kind, and (for whole_record) that the payload and checksum it promises fit in
+/// `size`. Throws bloom::format_error from `where` naming the first problem.
+[[nodiscard]] inline record_header parse_header(const unsigned char* bytes, std::size_t size,
+                                                const char* where, header_extent extent = whole_record) {
+    if (size < record_header_bytes) {
+        throw_format_error(where, "truncated: " + std::to_string(size) + " bytes, a header needs " +
+                                      std::to_string(record_header_bytes));
+    }
+    if (std::memcmp(bytes, record_magic, sizeof record_magic) != 0) {
+        throw_format_error(where, "not a saved bloom filter (wrong magic bytes)");
+    }
+    const auto version = load_little_endian(bytes + 8, 2);
+    if (version != record_format_version) {
+        throw_format_error(where, "unsupported format version " + std::to_string(version) +
+                                      " (this library reads version " +
+                                      std::to_string(record_format_version) + ")");
+    }
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) // a fuzzer cannot forge XXH3 (docs/FORMAT.md)
+    if (load_little_endian(bytes + 72, 8) != checksum_of(bytes, record_header_checksummed_bytes)) {
+        throw_format_error(where, "header checksum mismatch: the header is corrupt");
+    }
+#endif
+    for (std::size_t i = 80; i < record_header_bytes; ++i) {
+        if (bytes[i] != 0) {
+            throw_format_error(where, "reserved header byte " + std::to_string(i) + " is not zero");
+        }
+    }
+    record_header header;
+    const unsigned kind = bytes[10];
+    if (kind < 1 || kind > 4) {
+        throw_format_error(where, "unknown filter kind " + std::to_string(kind));
+    }
+    header.kind = static_cast<record_kind>(kind);
+    header.counter_bits = bytes[11];
+    header.hash_count = static_cast<std::uint32_t>(load_little_endian(bytes + 12, 4));
+    header.hasher_id = load_little_endian(bytes + 16, 8);
+    header.seed = load_little_endian(bytes + 24, 8);
+    header.bit_count = load_little_endian(bytes + 32, 8);
+    header.expected_items = load_little_endian(bytes + 40, 8);
+    header.target_false_positive_rate = double_of(load_little_endian(bytes + 48, 8));
+    header.item_count = load_little_endian(bytes + 56, 8);
+    header.payload_bytes = load_little_endian(bytes + 64, 8);
+    const std::uint64_t remaining = size - record_header_bytes;
+    if (extent == whole_record &&
+        (header.payload_bytes > remaining || remaining - header.payload_bytes < record_checksum_bytes)) {
+        throw_format_error(where, "truncated: the header promises " + std::to_string(header.payload_bytes) +
+                                      " payload bytes and an 8-byte checksum, " + std::to_string(remaining) +
+                                      " bytes remain");
+    }
+    return header;
+}
+
+/// The whole record's size (header, payload, checksum); parse_header has checked that it fits.
+[[nodiscard]] constexpr std::size_t record_size(const record_header& header) noexcept {
+    return record_header_bytes + static_cast<std::size_t>(header.payload_bytes) + record_checksum_bytes;
+}
+
+/// Checks the checksum that ends the record at `bytes` against its header and payload.
+inline void verify_record_checksum(const unsigned char* bytes, const record_header& header,
+                                   const char* where) {
+    const std::size_t covered = record_header_bytes + static_cast<std::size_t>(header.payload_bytes);
+    if (load_little_endian(bytes + covered, 8) != checksum_of(bytes, covered)) {
+        throw_format_error(where, "checksum mismatch: the data is corrupt");
+    }
+}
+
+[[nodiscard]] inline std::string hex(std::uint64_t value) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text = "0x";
+    bool leading = true;
+    for (int shift = 60; shift >= 0; shift -= 4) {
+        const auto digit = static_cast<unsigned>((value >> shift) & 15);
+        if (digit != 0 || !leading || shift == 0) {
+            text += digits[digit];
+            leading = false;
+        }
+    }
+    return text;
+}
+
+/// Checks what a bit-array record (classic, blocked, counting) must satisfy to load into a filter of
+/// `expected` kind whose hasher has id `hasher_id`: kind, hasher, hash count, sizes consistent with the
+/// payload, a sensible target rate. `storage_bits` receives the payload's bit count (counters times their
+/// width for a counting filter).
+inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
+                                   unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
+    if (header.kind != expected) {
+        throw_format_error(where, std::string("holds a ") + kind_name(header.kind) + " filter, not a " +
+                                      kind_name(expected) + " one");
+    }
+    if (header.hasher_id != hasher_id) {
+        throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
+                                      ", this filter's hasher has id " + hex(hasher_id));
+    }
+    if (header.counter_bits != counter_bits) {
+        throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
+                                      "-bit counters, this filter has " + std::to_string(counter_bits));
+    }
+    if (header.bit_count == 0) {
+        throw_format_error(where, "bit_count is 0");
+    }
+    if (header.hash_count == 0 || header.hash_count > record_max_hash_count) {
+        throw_format_error(where, "hash_count " + std::to_string(header.hash_count) + " is outside [1, " +
+                                      std::to_string(record_max_hash_count) + "]");
+    }
+    const std::uint64_t width = counter_bits == 0 ? 1 : counter_bits;
+    if (header.bit_count > std::numeric_limits<std::uint64_t>::max() / width) {
+        throw_format_error(where, "bit_count " + std::to_string(header.bit_count) + " overflows");
+    }
+    storage_bits = header.bit_count * width;
+    if (header.payload_bytes != word_count_for(storage_bits) * 8) {
+        throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
+                                      " bytes does not match " + std::to_string(header.bit_count) +
+                                      (counter_bits == 0 ? " bits" : " counters"));
+    }
+    if (!(header.target_false_positive_rate >= 0.0 && header.target_false_positive_rate < 1.0)) {
+        throw_format_error(where, "target_false_positive_rate " +
+                                      to_display(header.target_false_positive_rate) + " is outside [0, 1)");
+    }
+}
+
+/// Checks that no bit at or past `storage_bits` is set in the last payload word (filters keep them 0, and
+/// equality and the fill ratio rely on it).
+inline void check_padding_bits(std::uint64_t last_word, std::uint64_t storage_bits, const char* where) {
+    const unsigned used = static_cast<unsigned>(storage_bits % 64);
+    if (used != 0 && (last_word >> used) != 0) {
+        throw_format_error(where, "bits past bit_count are set in the last payload word");
+    }
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILE_FORMAT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#    include <span>
+#endif
+
+namespace bloom {
+
+/// Whether opening a view verifies the record's checksum (reads every byte once) or skips it.
+enum class checksum { verify, skip };
+
+namespace detail {
+
+/// What both views share: the checked header, the payload's address and the hasher.
+template <class Hasher>
+class filter_view_base {
+  public:
+    using hasher = Hasher;
+
+    /// m, the number of bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_header.bit_count; }
+    /// k, the number of bits each item sets.
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_header.hash_count; }
+    /// The seed the filter hashes with.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_header.seed; }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_header.expected_items; }
+    /// The rate the filter was sized for.
+    [[nodiscard]] double target_false_positive_rate() const noexcept {
+        return m_header.target_false_positive_rate;
+    }
+    /// The saved filter's item_count().
+    [[nodiscard]] std::uint64_t item_count() const noexcept { return m_header.item_count; }
+    /// Bytes of the bit array (the record's payload).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return static_cast<std::size_t>(m_header.payload_bytes);
+    }
+    /// Fraction of bits set, in [0, 1]. Reads every word: O(m / 64).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        const std::size_t count = word_count();
+        std::uint64_t set_bits = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            set_bits += popcount(words()[i]);
+        }
+        return static_cast<double>(set_bits) / static_cast<double>(m_header.bit_count);
+    }
+    /// A copy of the hasher.
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+
+  protected:
+    filter_view_base(const std::byte* data, std::size_t size, checksum check, const Hasher& hash_function,
+                     record_kind kind, const char* where)
+        : m_hasher(hash_function) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        m_header = parse_header(bytes, size, where);
+        if (record_size(m_header) != size) {
+            throw_format_error(where,
+                               std::to_string(size - record_size(m_header)) + " bytes follow the filter");
+        }
+        std::uint64_t storage_bits = 0;
+        check_bit_array_header(m_header, kind, hasher_format_id<Hasher>(), 0, where, storage_bits);
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+        if (check == checksum::verify) {
+            verify_record_checksum(bytes, m_header, where);
+        }
+#else
+        (void)check;
+#endif
+        m_payload = bytes + record_header_bytes;
+        check_padding_bits(words()[word_count() - 1], storage_bits, where);
+    }
+
+    template <class K>
+    [[nodiscard]] std::uint64_t hash_of(const K& value) const {
+        static_assert(can_hash_v<Hasher, K>, "bloom: the view's Hasher cannot hash this key type; specialise "
+                                             "bloom::hash<T> or pass a Hasher");
+        return seeded_hash(m_hasher, value, m_header.seed);
+    }
+
+    [[nodiscard]] little_endian_words words() const noexcept { return little_endian_words{m_payload}; }
+    [[nodiscard]] std::size_t word_count() const noexcept { return memory_bytes() / 8; }
+
+    record_header m_header;
+    const unsigned char* m_payload = nullptr;
+    Hasher m_hasher;
+};
+
+} // namespace detail
+
+/// A read-only classic filter over a saved record in borrowed memory: the same answers as the saved
+/// bloom_filter<T, Hasher>, without loading it.
+template <class T, class Hasher = hash<T>>
+class bloom_filter_view : public detail::filter_view_base<Hasher> {
+    using base = detail::filter_view_base<Hasher>;
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+
+    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
+    /// bloom_filter<T, Hasher>. Throws bloom::format_error if they do not (wrong kind or hasher, bad sizes,
+    /// checksum mismatch when `check` is checksum::verify). O(size) with the checksum, O(1) without.
+    bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
+                      const Hasher& hash_function = Hasher())
+        : base(data, size, check, hash_function, detail::record_kind::classic, "bloom::bloom_filter_view") {}
+
+#if defined(__cpp_lib_span)
+    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
+    explicit bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
+                               const Hasher& hash_function = Hasher())
+        : bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
+#endif
+
+    /// False: `value` is definitely absent. True: probably present. O(k), reading the record in place.
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        return detail::classic_contains(this->words(), this->m_header.bit_count, this->m_header.hash_count,
+                                        this->hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = contains(*first);
+        }
+        return out;
+    }
+
+    /// The formula's rate at item_count(). 0 when empty.
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return detail::unchecked_false_positive_rate(this->m_header.bit_count, this->m_header.hash_count,
+                                                     this->m_header.item_count);
+    }
+};
+
+/// A read-only blocked filter over a saved record in borrowed memory: the same answers as the saved
+/// blocked_bloom_filter<T, Hasher>, without loading it.
+template <class T, class Hasher = hash<T>>
+class blocked_bloom_filter_view : public detail::filter_view_base<Hasher> {
+    using base = detail::filter_view_base<Hasher>;
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+
+    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
+    /// blocked_bloom_filter<T, Hasher>. Throws bloom::format_error if they do not. O(size) with the
+    /// checksum, O(1) without.
+    blocked_bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
+                              const Hasher& hash_function = Hasher())
+        : base(data, size, check, hash_function, detail::record_kind::blocked,
+               "bloom::blocked_bloom_filter_view") {
+        if (this->m_header.bit_count % detail::block_bits != 0 ||
+            this->m_header.hash_count != detail::block_word_count) {
+            detail::throw_format_error(
+                "bloom::blocked_bloom_filter_view",
+                "a blocked filter has whole 512-bit blocks and hash_count 8, this one has " +
+                    std::to_string(this->m_header.bit_count) + " bits and hash_count " +
+                    std::to_string(this->m_header.hash_count));
+        }
+    }
+
+#if defined(__cpp_lib_span)
+    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
+    explicit blocked_bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
+                                       const Hasher& hash_function = Hasher())
+        : blocked_bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
+#endif
+
+    /// False: `value` is definitely absent. True: probably present. Reads one 64-byte block in place.
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        const std::uint64_t hash = this->hash_of(value);
+        const std::uint64_t first_word =
+            detail::block_offset(hash, this->m_header.bit_count / detail::block_bits);
+        // The record's words may sit at any address and in either byte order: copy the block into an aligned
+        // host-order one (two vector loads on x86), then run the filter's own kernel on it.
+        alignas(64) std::uint64_t block[detail::block_word_count];
+        const detail::little_endian_words words = this->words();
+        for (unsigned i = 0; i < detail::block_word_count; ++i) {
+            block[i] = words[static_cast<std::size_t>(first_word) + i];
+        }
+        return detail::block_contains(block, detail::block_pattern(hash));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = contains(*first);
+        }
+        return out;
+    }
+
+    /// The blocked formula's rate at item_count(). 0 when empty.
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return detail::unchecked_blocked_false_positive_rate(this->m_header.bit_count,
+                                                             this->m_header.item_count);
+    }
+};
+
+} // namespace bloom
+
+#endif // BLOOM_FILTER_VIEW_HPP
+
+// ======== include/bloom/mapped_file.hpp =============================================
+#ifndef BLOOM_MAPPED_FILE_HPP
+#define BLOOM_MAPPED_FILE_HPP
+
+// bloom::mapped_file — a whole file mapped read-only into memory (POSIX mmap), for the zero-copy views of
+// <bloom/filter_view.hpp>. The pages belong to the kernel's page cache, not to the process: many processes
+// mapping one multi-gigabyte filter share a single copy, and the process's anonymous memory does not grow.
+//
+//     bloom::mapped_file file("urls.bloom");                     // maps; reads nothing yet
+//     bloom::bloom_filter_view<std::string> seen(file.data(), file.size());
+//     seen.contains("https://example.com/");                     // touches k pages at most
+//
+// The mapping lives as long as the mapped_file: keep it alive while any view of it is in use. Available
+// where <sys/mman.h> is (Linux, macOS, the BSDs); BLOOM_HAS_MAPPED_FILE says so.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#    include <span>
+#endif
+
+#if defined(__unix__) || defined(__APPLE__)
+#    include <cerrno>
+#    include <fcntl.h>
+#    include <sys/mman.h>
+#    include <sys/stat.h>
+#    include <unistd.h>
+#    define BLOOM_HAS_MAPPED_FILE 1
+#endif
+
+#if defined(BLOOM_HAS_MAPPED_FILE)
+
+namespace bloom {
+
+/// A file mapped read-only and shared: data() points at its bytes for as long as the object lives.
+/// Move-only. An empty file maps to data() == nullptr, size() == 0.
+class mapped_file {
+  public:
+    /// Maps all of `path`. Throws std::filesystem::filesystem_error naming the file if it cannot be
+    /// opened, examined or mapped.
+    explicit mapped_file(const std::filesystem::path& path) {
+        const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (descriptor < 0) {
+            fail("cannot open", path);
+        }
+        struct stat status {};
+        if (::fstat(descriptor, &status) != 0) {
+            const int error = errno;
+            ::close(descriptor);
+            fail("cannot examine", path, error);
+        }
+        m_size = static_cast<std::size_t>(status.st_size);
+        if (m_size != 0) {
+            void* address = ::mmap(nullptr, m_size, PROT_READ, MAP_SHARED, descriptor, 0);
+            if (address == MAP_FAILED) {
+                const int error = errno;
+                ::close(descriptor);
+                fail("cannot map", path, error);
+            }
+            m_data = static_cast<const std::byte*>(address);
+        }
+        // The mapping keeps the file's pages; the descriptor is no longer needed.
+        ::close(descriptor);
+    }
+
+    mapped_file(const mapped_file&) = delete;
+    mapped_file& operator=(const mapped_file&) = delete;
+
+    /// Takes over `other`'s mapping; `other` is left empty.
+    mapped_file(mapped_file&& other) noexcept
+        : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)) {}
+    /// Unmaps this file and takes over `other`'s mapping; `other` is left empty.
+    mapped_file& operator=(mapped_file&& other) noexcept {
+        if (this != &other) {
+            unmap();
+            m_data = std::exchange(other.m_data, nullptr);
+            m_size = std::exchange(other.m_size, 0);
+        }
+        return *this;
+    }
+
+    /// Unmaps the file; views of it must no longer be used.
+    ~mapped_file() { unmap(); }
+
+    /// The first byte of the file, or nullptr for an empty file.
+    [[nodiscard]] const std::byte* data() const noexcept { return m_data; }
+    /// The file's size in bytes when it was mapped.
+    [[nodiscard]] std::size_t size() const noexcept { return m_size; }
+#    if defined(__cpp_lib_span)
+    /// The file's bytes as a span.
+    [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {m_data, m_size}; }
+#    endif
+
+  private:
+    [[noreturn]] static void fail(const char* what, const std::filesystem::path& path, int error = errno) {
+        throw std::filesystem::filesystem_error(std::string("bloom::mapped_file: ") + what, path,
+                                                std::error_code(error, std::generic_category()));
+    }
+
+    void unmap() noexcept {
+        if (m_data != nullptr) {
+            ::munmap(const_cast<std::byte*>(m_data), m_size);
+            m_data = nullptr;
+            m_size = 0;
+        }
+    }
+
+    const std::byte* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+} // namespace bloom
+
+#endif // BLOOM_HAS_MAPPED_FILE
+
+#endif // BLOOM_MAPPED_FILE_HPP
+
+// ======== include/bloom/parquet.hpp =================================================
+#ifndef BLOOM_PARQUET_HPP
+#define BLOOM_PARQUET_HPP
+
+// bloom::parquet::split_block_filter<T> — Apache Parquet's split-block Bloom filter (SBBF), bit for bit.
+//
+// Parquet stores one filter per column chunk: z blocks of 256 bits (eight little-endian 32-bit words). A
+// value hashes with XXH64 (seed 0) over its plain encoding; the hash's high half picks the block and its
+// low half, multiplied by eight fixed salts, picks one bit in each word. On disk the bitset follows a
+// Thrift compact-protocol BloomFilterHeader (numBytes, algorithm BLOCK, hash XXHASH, compression
+// UNCOMPRESSED); write() produces both and read() parses both, so filters pass to and from any Parquet
+// implementation. T is the column's physical type: std::int32_t (INT32, and DATE, TIME_MILLIS ...),
+// std::int64_t (INT64, TIMESTAMP ...), float, double, or std::string / std::string_view (BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY: the raw bytes).
+//
+//     #include <bloom/parquet.hpp>
+//
+//     using filter = bloom::parquet::split_block_filter<std::string>;
+//     filter names(filter::optimal_num_bytes(100'000, 0.01)); // 131072 bytes, sized as Parquet writers do
+//     names.insert("alice");
+//     std::vector<std::byte> stored = names.write();          // BloomFilterHeader + bitset
+//     filter loaded = filter::read(stored.data(), stored.size());
+//     bool maybe = loaded.contains("alice");                  // true; "bob" is false with 99% certainty
+//
+// Reading a filter out of a Parquet file: a column chunk's ColumnMetaData gives bloom_filter_offset (field
+// 14), the file offset of the BloomFilterHeader, and, from newer writers, bloom_filter_length (field 15),
+// the size of header and bitset together. Read that many bytes there and pass them to read(). Without a
+// length, read a few dozen bytes (writers emit a 16-byte header), ask stored_size() for the total and read
+// the rest. Writing one: put write()'s bytes in the file (writers place them after the row groups' column
+// chunks, before the footer) and record their offset and length in the chunk's ColumnMetaData.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace bloom {
+namespace detail {
+
+// Parquet format, BloomFilter.md: the eight odd salts of the split-block filter, one per word of a block.
+inline constexpr std::uint32_t parquet_salts[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+                                                   0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
+
+inline constexpr std::size_t parquet_block_bytes = 32;
+inline constexpr std::size_t parquet_block_words = 8;
+// Parquet writers (parquet-java, Arrow) size filters within [32 B, 128 MiB]; readers refuse larger ones.
+inline constexpr std::size_t parquet_min_bytes = 32;
+inline constexpr std::size_t parquet_max_bytes = std::size_t{128} * 1024 * 1024;
+// Thrift's own default recursion limit for skipping nested values.
+inline constexpr unsigned parquet_thrift_max_depth = 64;
+
+template <class T>
+inline constexpr bool parquet_is_string_v =
+    std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>;
+
+template <class T>
+inline constexpr bool parquet_is_physical_v =
+    parquet_is_string_v<T> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// True if a filter of T takes a K through its string overloads: any other string type for a string T.
+template <class T, class K>
+inline constexpr bool parquet_accepts_string_v =
+    parquet_is_string_v<T> && !std::is_same_v<std::remove_cv_t<std::remove_reference_t<K>>, T> &&
+    std::is_convertible_v<const K&, std::string_view>;
+
+/// Throws bloom::format_error with `bloom::parquet::split_block_filter::read: problem`.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void parquet_throw_format_error(const std::string& problem) {
+    throw format_error("bloom::parquet::split_block_filter::read: " + problem);
+}
+
+/// Reverses the byte order of a 32-bit value.
+[[nodiscard]] constexpr std::uint32_t parquet_byte_swap32(std::uint32_t value) noexcept {
+    return ((value & 0x000000ffU) << 24) | ((value & 0x0000ff00U) << 8) | ((value >> 8) & 0x0000ff00U) |
+           (value >> 24);
+}
+
+/// XXH64 with seed 0 over `size` bytes: Parquet's hash of a plain-encoded value.
+[[nodiscard]] inline std::uint64_t parquet_xxh64(const void* data, std::size_t size) noexcept {
+    // An empty string_view may have a null data(); xxHash accepts it for size 0, but a real address keeps
+    // sanitizers and older xxHash versions quiet.
+    static constexpr unsigned char empty[1] = {0};
+    return static_cast<std::uint64_t>(XXH64(size == 0 ? empty : data, size, 0));
+}
+
+// ---- Thrift compact protocol (Thrift's doc/specs/thrift-compact-protocol.md) ----
+
+// Type ids of the compact protocol, as they appear in field headers and collection headers.
+inline constexpr unsigned parquet_compact_stop = 0;
+inline constexpr unsigned parquet_compact_true = 1;
+inline constexpr unsigned parquet_compact_false = 2;
+inline constexpr unsigned parquet_compact_byte = 3;
+inline constexpr unsigned parquet_compact_i16 = 4;
+inline constexpr unsigned parquet_compact_i32 = 5;
+inline constexpr unsigned parquet_compact_i64 = 6;
+inline constexpr unsigned parquet_compact_double = 7;
+inline constexpr unsigned parquet_compact_binary = 8;
+inline constexpr unsigned parquet_compact_list = 9;
+inline constexpr unsigned parquet_compact_set = 10;
+inline constexpr unsigned parquet_compact_map = 11;
+inline constexpr unsigned parquet_compact_struct = 12;
+inline constexpr unsigned parquet_compact_uuid = 13;
+
+/// One field header of a compact-protocol struct.
+struct parquet_thrift_field {
+    unsigned type = parquet_compact_stop;
+    std::int32_t id = 0;
+};
+
+/// A bounds-checked reader of Thrift compact-protocol values. Every read checks the remaining input and
+/// throws bloom::format_error instead of reading past it; skipping is depth-limited.
+class parquet_thrift_reader {
+  public:
+    parquet_thrift_reader(const unsigned char* data, std::size_t size) noexcept
+        : m_data(data), m_size(size) {}
+
+    [[nodiscard]] std::size_t position() const noexcept { return m_position; }
+    [[nodiscard]] std::size_t remaining() const noexcept { return m_size - m_position; }
+
+    std::uint8_t read_byte() {
+        if (m_position == m_size) {
+            parquet_throw_format_error("truncated header");
+        }
+        return m_data[m_position++];
+    }
+
+    void skip_bytes(std::uint64_t count) {
+        if (count > remaining()) {
+            parquet_throw_format_error("truncated header");
+        }
+        m_position += static_cast<std::size_t>(count);
+    }
+
+    /// An unsigned LEB128 varint of at most 10 bytes that fits in 64 bits.
+    std::uint64_t read_varint() {
+        std::uint64_t value = 0;
+        for (unsigned i = 0; i < 10; ++i) {
+            const std::uint8_t byte = read_byte();
+            if (i == 9) {
+                if ((byte & 0x80U) != 0) {
+                    parquet_throw_format_error("malformed header: varint longer than 10 bytes");
+                }
+                if (byte > 1) {
+                    parquet_throw_format_error("malformed header: varint overflows 64 bits");
+                }
+            }
+            value |= static_cast<std::uint64_t>(byte & 0x7fU) << (7 * i);
+            if ((byte & 0x80U) == 0) {
+                return value;
+            }
+        }
+        parquet_throw_format_error("malformed header: varint longer than 10 bytes"); // not reached
+    }
+
+    /// A zigzag varint that must fit in `bits` bits (16 or 32), sign-extended.
+    std::int32_t read_zigzag(unsigned bits) {
+        const std::uint64_t raw = read_varint();
+        if (raw >> bits != 0) {
+            parquet_throw_format_error("malformed header: i" + std::to_string(bits) + " varint " +
+                                       std::to_string(raw) + " is out of range");
+        }
+        const auto magnitude = static_cast<std::int64_t>(raw >> 1);
+        return static_cast<std::int32_t>((raw & 1U) != 0 ? -magnitude - 1 : magnitude);
+    }
+
+    /// Reads a field header into `field`; false at the struct's stop byte. `last_id` is the previous
+    /// field's id (0 at the start of a struct): short-form headers carry the difference to it.
+    bool read_field(std::int32_t& last_id, parquet_thrift_field& field) {
+        const std::uint8_t byte = read_byte();
+        field.type = byte & 0x0fU;
+        if (field.type == parquet_compact_stop) {
+            return false;
+        }
+        if (field.type > parquet_compact_uuid) {
+            parquet_throw_format_error("malformed header: unknown compact type " +
+                                       std::to_string(field.type));
+        }
+        const unsigned delta = byte >> 4;
+        // Short form: the id is the previous one plus delta (1..15); long form: a zigzag i16 follows.
+        field.id = delta != 0 ? last_id + static_cast<std::int32_t>(delta) : read_zigzag(16);
+        if (field.id > std::numeric_limits<std::int16_t>::max()) {
+            parquet_throw_format_error("malformed header: field id " + std::to_string(field.id) +
+                                       " is out of range");
+        }
+        last_id = field.id;
+        return true;
+    }
+
+    /// Skips one value of compact type `type`. `in_collection`: a bool there is one byte, not part of the
+    /// field header. `depth`: the nesting of the value, at most parquet_thrift_max_depth.
+    void skip(unsigned type, unsigned depth, bool in_collection) {
+        switch (type) {
+        case parquet_compact_true:
+        case parquet_compact_false:
+            if (in_collection) {
+                skip_bytes(1);
+            }
+            return;
+        case parquet_compact_byte:
+            skip_bytes(1);
+            return;
+        case parquet_compact_i16:
+        case parquet_compact_i32:
+        case parquet_compact_i64:
+            static_cast<void>(read_varint());
+            return;
+        case parquet_compact_double:
+            skip_bytes(8);
+            return;
+        case parquet_compact_binary:
+            skip_bytes(read_varint());
+            return;
+        case parquet_compact_uuid:
+            skip_bytes(16);
+            return;
+        case parquet_compact_list:
+        case parquet_compact_set:
+            skip_list(depth);
+            return;
+        case parquet_compact_map:
+            skip_map(depth);
+            return;
+        case parquet_compact_struct:
+            skip_struct(depth);
+            return;
+        default:
+            parquet_throw_format_error("malformed header: unknown compact type " + std::to_string(type));
+        }
+    }
+
+    /// Skips the fields of a struct up to and including its stop byte.
+    void skip_struct(unsigned depth) {
+        check_depth(depth);
+        std::int32_t last_id = 0;
+        parquet_thrift_field field;
+        while (read_field(last_id, field)) {
+            skip(field.type, depth + 1, false);
+        }
+    }
+
+  private:
+    static void check_depth(unsigned depth) {
+        if (depth > parquet_thrift_max_depth) {
+            parquet_throw_format_error("malformed header: values nest deeper than " +
+                                       std::to_string(parquet_thrift_max_depth) + " levels");
+        }
+    }
+
+    static void check_element_type(unsigned type) {
+        if (type == parquet_compact_stop || type > parquet_compact_uuid) {
+            parquet_throw_format_error("malformed header: unknown compact element type " +
+                                       std::to_string(type));
+        }
+    }
+
+    void skip_list(unsigned depth) {
+        check_depth(depth);
+        const std::uint8_t header = read_byte();
+        const unsigned element_type = header & 0x0fU;
+        std::uint64_t count = header >> 4;
+        if (count == 15) {
+            count = read_varint();
+        }
+        check_element_type(element_type);
+        // Every element takes at least one byte: a count beyond the input is truncated, and the loop below
+        // is bounded by the input's size.
+        if (count > remaining()) {
+            parquet_throw_format_error("truncated header");
+        }
+        for (std::uint64_t i = 0; i < count; ++i) {
+            skip(element_type, depth + 1, true);
+        }
+    }
+
+    void skip_map(unsigned depth) {
+        check_depth(depth);
+        const std::uint64_t count = read_varint();
+        if (count == 0) {
+            return;
+        }
+        const std::uint8_t types = read_byte();
+        const unsigned key_type = types >> 4;
+        const unsigned value_type = types & 0x0fU;
+        check_element_type(key_type);
+        check_element_type(value_type);
+        if (count > remaining() / 2) {
+            parquet_throw_format_error("truncated header");
+        }
+        for (std::uint64_t i = 0; i < count; ++i) {
+            skip(key_type, depth + 1, true);
+            skip(value_type, depth + 1, true);
+        }
+    }
+
+    const unsigned char* m_data;
+    std::size_t m_size;
+    std::size_t m_position = 0;
+};
+
+/// Reads a union field of the BloomFilterHeader whose only supported member is field 1, an empty struct
+/// (its contents, should a newer writer add any, are skipped). `field_name` is the header's field,
+/// `union_name` the union type and `member_name` the supported member, for the error messages.
+inline void parquet_read_union(parquet_thrift_reader& reader, const char* field_name, const char* union_name,
+                               const char* member_name) {
+    std::int32_t last_id = 0;
+    parquet_thrift_field field;
+    bool found = false;
+    while (reader.read_field(last_id, field)) {
+        if (field.id != 1) {
+            parquet_throw_format_error(std::string("unsupported ") + field_name + ": " + union_name +
+                                       " field " + std::to_string(field.id) + " (only " + member_name +
+                                       ", field 1, is supported)");
+        }
+        if (field.type != parquet_compact_struct) {
+            parquet_throw_format_error(std::string("malformed header: ") + field_name + " " + member_name +
+                                       " has compact type " + std::to_string(field.type) +
+                                       ", expected struct (12)");
+        }
+        reader.skip_struct(2);
+        found = true;
+    }
+    if (!found) {
+        parquet_throw_format_error(std::string("unsupported ") + field_name + ": the " + union_name +
+                                   " union is empty (only " + member_name + " is supported)");
+    }
+}
+
+/// Parses a BloomFilterHeader and returns its numBytes, checked to be a positive multiple of 32 of at most
+/// 128 MiB (not against the input: the caller does that). Leaves `reader` just past the header.
+inline std::size_t parquet_read_header(parquet_thrift_reader& reader) {
+    // Fields may come in any order and unknown ones are skipped, as Thrift's generated readers do; a
+    // repeated field's last value wins, as there.
+    std::int32_t last_id = 0;
+    parquet_thrift_field field;
+    bool has_num_bytes = false;
+    bool has_algorithm = false;
+    bool has_hash = false;
+    bool has_compression = false;
+    std::int32_t num_bytes = 0;
+    static constexpr const char* names[5] = {"", "numBytes", "algorithm", "hash", "compression"};
+    while (reader.read_field(last_id, field)) {
+        if (field.id >= 1 && field.id <= 4) {
+            const unsigned expected = field.id == 1 ? parquet_compact_i32 : parquet_compact_struct;
+            if (field.type != expected) {
+                parquet_throw_format_error(
+                    "malformed header: field " + std::to_string(field.id) + " (" +
+                    names[static_cast<std::size_t>(field.id)] + ") has compact type " +
+                    std::to_string(field.type) + ", expected " +
+                    (field.id == 1 ? std::string("i32 (5)") : std::string("struct (12)")));
+            }
+        }
+        switch (field.id) {
+        case 1:
+            num_bytes = reader.read_zigzag(32);
+            has_num_bytes = true;
+            break;
+        case 2:
+            parquet_read_union(reader, "algorithm", "BloomFilterAlgorithm", "BLOCK");
+            has_algorithm = true;
+            break;
+        case 3:
+            parquet_read_union(reader, "hash", "BloomFilterHash", "XXHASH");
+            has_hash = true;
+            break;
+        case 4:
+            parquet_read_union(reader, "compression", "BloomFilterCompression", "UNCOMPRESSED");
+            has_compression = true;
+            break;
+        default:
+            reader.skip(field.type, 1, false);
+            break;
+        }
+    }
+    const bool has[5] = {true, has_num_bytes, has_algorithm, has_hash, has_compression};
+    for (std::size_t id = 1; id <= 4; ++id) {
+        if (!has[id]) {
+            parquet_throw_format_error("malformed header: required field " + std::string(names[id]) + " (" +
+                                       std::to_string(id) + ") is missing");
+        }
+    }
+    if (num_bytes <= 0) {
+        parquet_throw_format_error("numBytes " + std::to_string(num_bytes) + " is not positive");
+    }
+    const auto size = static_cast<std::size_t>(num_bytes);
+    if (size % parquet_block_bytes != 0) {
+        parquet_throw_format_error("numBytes " + std::to_string(size) + " is not a multiple of 32");
+    }
+    if (size > parquet_max_bytes) {
+        parquet_throw_format_error("numBytes " + std::to_string(size) +
+                                   " exceeds Parquet's maximum of 134217728 (128 MiB)");
+    }
+    return size;
+}
+
+inline void parquet_write_varint(std::vector<std::byte>& out, std::uint64_t value) {
+    while (value >= 0x80) {
+        out.push_back(static_cast<std::byte>((value & 0x7fU) | 0x80U));
+        value >>= 7;
+    }
+    out.push_back(static_cast<std::byte>(value));
+}
+
+} // namespace detail
+
+/// Apache Parquet's formats, read and written bit for bit.
+namespace parquet {
+
+/// Parquet's split-block Bloom filter of a column of physical type T: std::int32_t, std::int64_t, float,
+/// double, std::string or std::string_view. Blocks of 256 bits, eight bits per value, XXH64 over the
+/// value's plain encoding. The bitset is byte-identical to what parquet-java and Arrow write.
+template <class T>
+class split_block_filter {
+    static_assert(detail::parquet_is_physical_v<T>,
+                  "bloom::parquet::split_block_filter<T>: T must be a Parquet physical type: std::int32_t, "
+                  "std::int64_t, float, double, std::string or std::string_view");
+    static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559,
+                  "bloom::parquet::split_block_filter needs IEEE 754 float and double");
+
+  public:
+    /// The type of the values: the column's physical type.
+    using value_type = T;
+
+    /// Bytes of one block: eight 32-bit words.
+    static constexpr std::size_t bytes_per_block = detail::parquet_block_bytes;
+    /// The smallest bitset Parquet writers produce: one block.
+    static constexpr std::size_t min_num_bytes = detail::parquet_min_bytes;
+    /// The largest bitset Parquet writers produce and readers accept: 128 MiB.
+    static constexpr std::size_t max_num_bytes = detail::parquet_max_bytes;
+
+    /// An empty filter of `num_bytes` bytes of bitset: a positive multiple of 32 of at most 128 MiB
+    /// (writers use powers of two, see optimal_num_bytes; readers accept any whole number of blocks).
+    /// Throws std::invalid_argument naming num_bytes otherwise.
+    explicit split_block_filter(std::size_t num_bytes) : m_words(checked_word_count(num_bytes), 0) {}
+
+    /// The bitset size Parquet writers choose for `expected_items` distinct values at
+    /// `false_positive_rate`: bits = -8 n / ln(1 - p^(1/8)), then the next power of two of bits / 8 bytes,
+    /// clamped to [32 B, 128 MiB]. Throws std::invalid_argument for zero items or a rate outside (0, 1).
+    /// The formula treats blocks as evenly loaded: at a size that fits it exactly the real rate is higher
+    /// (about 1.5 p at p = 1%, 2 p at 0.1%); the rounding up to a power of two absorbs part of that.
+    [[nodiscard]] static std::size_t optimal_num_bytes(std::uint64_t expected_items,
+                                                       double false_positive_rate) {
+        constexpr const char* where = "bloom::parquet::split_block_filter::optimal_num_bytes";
+        detail::check_items(where, expected_items);
+        detail::check_rate(where, false_positive_rate);
+        // Parquet format, BloomFilter.md; parquet-java and Arrow compute the same with ln(1 - x).
+        const double log_word_miss = std::log(1.0 - std::pow(false_positive_rate, 1.0 / 8.0));
+        // A rate so small that 1 - p^(1/8) rounds to 1 makes ln 0 and the size infinite: the largest, as
+        // the writers' clamps give. A rate so close to 1 that p^(1/8) rounds to 1 makes ln -inf: 0 bits.
+        if (!(log_word_miss < 0.0)) {
+            return max_num_bytes;
+        }
+        const double bytes = -static_cast<double>(expected_items) / log_word_miss; // bits / 8
+        if (!(bytes < static_cast<double>(max_num_bytes))) {
+            return max_num_bytes;
+        }
+        std::size_t size = min_num_bytes;
+        while (static_cast<double>(size) < bytes) {
+            size *= 2;
+        }
+        return size;
+    }
+
+    /// Parquet's hash of `value`: XXH64 with seed 0 over its plain encoding (little-endian two's complement
+    /// for INT32 and INT64, the IEEE bits little-endian for FLOAT and DOUBLE, the raw bytes for strings).
+    [[nodiscard]] static std::uint64_t hash(const T& value) noexcept {
+        if constexpr (detail::parquet_is_string_v<T>) {
+            return hash_string(value);
+        } else {
+            // Parquet writers hash the raw bits, so -0.0 and 0.0 hash differently there: unlike bloom::hash,
+            // nothing is folded here (nor are NaN payloads).
+            unsigned char bytes[sizeof(T)];
+            if constexpr (std::is_integral_v<T>) {
+                detail::store_little_endian(
+                    bytes, static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(value)),
+                    sizeof(T));
+            } else {
+                using bits_type = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+                bits_type bits;
+                std::memcpy(&bits, &value, sizeof bits);
+                detail::store_little_endian(bytes, static_cast<std::uint64_t>(bits), sizeof(T));
+            }
+            return detail::parquet_xxh64(bytes, sizeof bytes);
+        }
+    }
+
+    /// For a string T: Parquet's hash of any other string type (const char*, std::string_view ...),
+    /// without building a T.
+    template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
+    [[nodiscard]] static std::uint64_t hash(const K& value) noexcept {
+        return hash_string(std::string_view(value));
+    }
+
+    /// Sets the value's eight bits, one in each word of its block. O(1).
+    void insert(const T& value) noexcept { insert_hash(hash(value)); }
+
+    /// For a string T: inserts any other string type without building a T. O(1).
+    template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
+    void insert(const K& value) noexcept {
+        insert_hash(hash(value));
+    }
+
+    /// False: `value` is definitely absent. True: it is probably present. O(1).
+    [[nodiscard]] bool contains(const T& value) const noexcept { return contains_hash(hash(value)); }
+
+    /// For a string T: looks up any other string type without building a T. O(1).
+    template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
+    [[nodiscard]] bool contains(const K& value) const noexcept {
+        return contains_hash(hash(value));
+    }
+
+    /// Sets the bits of a 64-bit hash the caller computed (Parquet's hash is XXH64, seed 0, over the plain
+    /// encoding): block ((hash >> 32) * blocks) >> 32, in word i bit (low32(hash) * salt[i]) >> 27. O(1).
+    void insert_hash(std::uint64_t hash) noexcept {
+        // A moved-from filter has no blocks: it inserts nothing.
+        if (m_words.empty()) {
+            return;
+        }
+        std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
+        const auto low = static_cast<std::uint32_t>(hash);
+        for (std::size_t i = 0; i < detail::parquet_block_words; ++i) {
+            block[i] |= bit_of(low, i);
+        }
+    }
+
+    /// False: no value with this hash was inserted. True: one probably was. O(1).
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+        // A moved-from filter has no blocks: it reports everything as possibly present.
+        if (m_words.empty()) {
+            return true;
+        }
+        const std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
+        const auto low = static_cast<std::uint32_t>(hash);
+        for (std::size_t i = 0; i < detail::parquet_block_words; ++i) {
+            if ((block[i] & bit_of(low, i)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Size of the bitset in bytes (the header's numBytes).
+    [[nodiscard]] std::size_t num_bytes() const noexcept { return m_words.size() * sizeof(std::uint32_t); }
+
+    /// Number of 256-bit blocks: num_bytes() / 32.
+    [[nodiscard]] std::size_t block_count() const noexcept {
+        return m_words.size() / detail::parquet_block_words;
+    }
+
+    /// Number of 32-bit words: num_bytes() / 4.
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+
+    /// The bitset as 32-bit words in host byte order (word i of block b at index 8 b + i).
+    [[nodiscard]] const std::uint32_t* words() const noexcept { return m_words.data(); }
+
+    /// The bitset as stored in a Parquet file: num_bytes() bytes, each word little-endian, on every host.
+    [[nodiscard]] std::vector<std::byte> bitset() const {
+        std::vector<std::byte> out(num_bytes());
+        store_words(out.data());
+        return out;
+    }
+
+    /// Header plus bitset, as a Parquet file holds them at the column chunk's bloom_filter_offset: the Thrift
+    /// compact BloomFilterHeader {numBytes, algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED}.
+    [[nodiscard]] std::vector<std::byte> write() const {
+        std::vector<std::byte> out;
+        out.reserve(16 + num_bytes());
+        // Field 1, i32 (short form: delta 1, type 5), zigzag varint; numBytes <= 2^27 is positive.
+        out.push_back(std::byte{0x15});
+        detail::parquet_write_varint(out, static_cast<std::uint64_t>(num_bytes()) << 1);
+        // Fields 2, 3, 4: a union (struct, delta 1: 0x1c) holding its field 1, an empty struct (0x1c, its
+        // stop 0x00), then the union's stop (0x00).
+        static constexpr std::byte empty_union_member[4] = {std::byte{0x1c}, std::byte{0x1c}, std::byte{0x00},
+                                                            std::byte{0x00}};
+        for (int field = 2; field <= 4; ++field) {
+            out.insert(out.end(), std::begin(empty_union_member), std::end(empty_union_member));
+        }
+        out.push_back(std::byte{0x00}); // the header's stop
+        const std::size_t header_size = out.size();
+        out.resize(header_size + num_bytes());
+        store_words(out.data() + header_size);
+        return out;
+    }
+
+    /// Parses a filter written by write() or any Parquet writer: header, then numBytes of bitset; bytes after
+    /// it are ignored. Throws bloom::format_error naming the problem if the header is malformed, truncated
+    /// or describes another algorithm, hash or compression, or the bitset is short. Allocates only after
+    /// checking that the input holds the whole bitset.
+    [[nodiscard]] static split_block_filter read(const std::byte* data, std::size_t size) {
+        detail::parquet_thrift_reader reader(reinterpret_cast<const unsigned char*>(data), size);
+        const std::size_t bytes = detail::parquet_read_header(reader);
+        if (bytes > reader.remaining()) {
+            detail::parquet_throw_format_error("bitset truncated: header promises " + std::to_string(bytes) +
+                                               " bytes, " + std::to_string(reader.remaining()) + " remain");
+        }
+        split_block_filter filter(bytes);
+        const std::byte* bits = data + reader.position();
+        for (std::size_t i = 0; i < filter.m_words.size(); ++i) {
+            std::uint32_t word;
+            std::memcpy(&word, bits + 4 * i, sizeof word);
+            filter.m_words[i] = little_endian(word);
+        }
+        return filter;
+    }
+
+    /// The size of header plus bitset of the filter whose header starts at `data`, from the header alone
+    /// (`size` need only cover the header): how many bytes to read from the file before read(). Throws
+    /// bloom::format_error as read() does if the header is malformed or truncated.
+    [[nodiscard]] static std::size_t stored_size(const std::byte* data, std::size_t size) {
+        detail::parquet_thrift_reader reader(reinterpret_cast<const unsigned char*>(data), size);
+        const std::size_t bytes = detail::parquet_read_header(reader);
+        return reader.position() + bytes;
+    }
+
+    /// Same bitset (and so the same size).
+    [[nodiscard]] friend bool operator==(const split_block_filter& left,
+                                         const split_block_filter& right) noexcept {
+        return left.m_words == right.m_words;
+    }
+    /// !(left == right).
+    [[nodiscard]] friend bool operator!=(const split_block_filter& left,
+                                         const split_block_filter& right) noexcept {
+        return !(left == right);
+    }
+
+  private:
+    static std::size_t checked_word_count(std::size_t num_bytes) {
+        if (num_bytes == 0 || num_bytes % bytes_per_block != 0 || num_bytes > max_num_bytes) {
+            detail::throw_invalid_argument(
+                "bloom::parquet::split_block_filter", "num_bytes",
+                "must be a positive multiple of 32 of at most 134217728 (128 MiB), "
+                "got " +
+                    std::to_string(num_bytes));
+        }
+        return num_bytes / sizeof(std::uint32_t);
+    }
+
+    [[nodiscard]] static std::uint64_t hash_string(std::string_view bytes) noexcept {
+        return detail::parquet_xxh64(bytes.data(), bytes.size());
+    }
+
+    // Parquet format, BloomFilter.md: the high half of the hash times the block count, shifted down, maps it
+    // onto [0, blocks) without a division (Lemire 2019); blocks <= 2^22, so the product fits in 64 bits.
+    [[nodiscard]] std::size_t block_index(std::uint64_t hash) const noexcept {
+        return static_cast<std::size_t>(((hash >> 32) * static_cast<std::uint64_t>(block_count())) >> 32);
+    }
+
+    // Word i gets the bit the top five bits of low32(hash) * salt[i] (mod 2^32) name.
+    [[nodiscard]] static std::uint32_t bit_of(std::uint32_t low, std::size_t i) noexcept {
+        const auto product = static_cast<std::uint32_t>(low * detail::parquet_salts[i]);
+        return std::uint32_t{1} << (product >> 27);
+    }
+
+    // Converts a word between host and little-endian order (in either direction: the swap is its own
+    // inverse).
+    [[nodiscard]] static std::uint32_t little_endian(std::uint32_t word) noexcept {
+        if constexpr (detail::host_is_little_endian) {
+            return word;
+        } else {
+            return detail::parquet_byte_swap32(word);
+        }
+    }
+
+    void store_words(std::byte* out) const noexcept {
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            const std::uint32_t word = little_endian(m_words[i]);
+            std::memcpy(out + 4 * i, &word, sizeof word);
+        }
+    }
+
+    std::vector<std::uint32_t> m_words;
+};
+
+} // namespace parquet
+} // namespace bloom
+
+#endif // BLOOM_PARQUET_HPP
+
 // ======== include/bloom/scalable_bloom_filter.hpp ===================================
 #ifndef BLOOM_SCALABLE_BLOOM_FILTER_HPP
 #define BLOOM_SCALABLE_BLOOM_FILTER_HPP
@@ -3295,6 +4710,18 @@ class scalable_bloom_filter {
     friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
 
   private:
+    friend struct detail::filter_access;
+    struct without_stages_tag {};
+
+    scalable_bloom_filter(without_stages_tag, std::uint64_t initial_capacity, double false_positive_rate,
+                          std::uint64_t seed, double growth_factor, double tightening_ratio,
+                          const Hasher& hash_function, const Allocator& allocator)
+        : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
+          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+        check_parameters();
+    }
+
     using stage_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<stage_type>;
 
     static constexpr const char* where = "bloom::scalable_bloom_filter";
@@ -3376,6 +4803,747 @@ class scalable_bloom_filter {
 } // namespace bloom
 
 #endif // BLOOM_SCALABLE_BLOOM_FILTER_HPP
+
+// ======== include/bloom/serialization.hpp ===========================================
+#ifndef BLOOM_SERIALIZATION_HPP
+#define BLOOM_SERIALIZATION_HPP
+
+// Saving filters and loading them back, across restarts, machines and CPU architectures.
+//
+// Every filter kind (classic, blocked, counting, scalable with its stages, and the concurrent ones as
+// snapshots of their plain layout) is written as one record of the portable format of docs/FORMAT.md: a
+// little-endian header (kind, hasher id, seed, shape, counts), the words, and an XXH3 checksum. A loader
+// checks everything before it trusts it: malformed, truncated or corrupt input, another kind, or a filter
+// saved with another hasher throws bloom::format_error naming the problem, and nothing is allocated
+// beyond what the input holds.
+//
+//     #include <bloom/serialization.hpp>
+//
+//     bloom::bloom_filter<std::string> seen(1'000'000, 0.01);
+//     seen.insert("https://example.com/");
+//     bloom::save_file(seen, "seen.bloom");                      // atomic: old file or new, never half
+//     auto again = bloom::load_file<bloom::bloom_filter<std::string>>("seen.bloom");
+//     std::vector<std::byte> bytes = bloom::to_bytes(seen);       // or save(seen, stream)
+//     auto copy = bloom::from_bytes<bloom::bloom_filter<std::string>>(bytes.data(), bytes.size());
+//
+// A filter whose hasher has state loads with that hasher passed in; its Hasher type must declare
+// `static constexpr std::uint64_t format_id` (bloom::hash<T> does) so that a file never loads into a
+// filter that would put its items elsewhere. To answer lookups straight from a file or buffer without
+// loading it, see <bloom/filter_view.hpp>.
+
+// ======== include/bloom/detail/atomic_file.hpp ======================================
+#ifndef BLOOM_DETAIL_ATOMIC_FILE_HPP
+#define BLOOM_DETAIL_ATOMIC_FILE_HPP
+
+// Replacing a file so that a crash at any moment leaves either the old file or the new one, never a mix
+// or nothing: write a temporary file in the same directory (rename is atomic only within a file system),
+// flush it to the disk, rename it over the target, then flush the directory so the rename itself lasts.
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#if defined(__unix__) || defined(__APPLE__)
+#    include <fcntl.h>
+#    include <sys/stat.h>
+#    include <unistd.h>
+#else
+#    include <fstream>
+#endif
+
+namespace bloom::detail {
+
+[[noreturn]] inline void throw_file_error(const char* where, const std::string& what,
+                                          const std::filesystem::path& path, int error) {
+    throw std::filesystem::filesystem_error(std::string(where) + ": " + what, path,
+                                            std::error_code(error, std::generic_category()));
+}
+
+/// A name beside `target` that no other writer in this process or another one uses at the same time.
+[[nodiscard]] inline std::filesystem::path temporary_path_for(const std::filesystem::path& target,
+                                                              unsigned long process_id) {
+    static std::atomic<unsigned long> counter{0};
+    std::filesystem::path temporary = target;
+    temporary += ".tmp-" + std::to_string(process_id) + "-" + std::to_string(counter.fetch_add(1));
+    return temporary;
+}
+
+#if defined(__unix__) || defined(__APPLE__)
+
+/// Writes `path` atomically with what `write(sink)` passes to its sink (a callable taking
+/// (const unsigned char*, std::size_t)). Throws std::filesystem::filesystem_error naming the file on
+/// any failure, and leaves no temporary file behind.
+template <class Writer>
+void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where) {
+    const std::filesystem::path temporary = temporary_path_for(path, static_cast<unsigned long>(::getpid()));
+    const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (descriptor < 0) {
+        throw_file_error(where, "cannot create a temporary file beside the target", temporary, errno);
+    }
+    bool abandoned = false;
+    const auto abandon = [&](const std::string& what, int error) {
+        abandoned = true;
+        ::close(descriptor);
+        ::unlink(temporary.c_str());
+        throw_file_error(where, what, path, error);
+    };
+    // Replacing a file keeps its permissions.
+    struct stat existing {};
+    if (::stat(path.c_str(), &existing) == 0 && ::fchmod(descriptor, existing.st_mode & 07777) != 0) {
+        abandon("cannot copy the permissions of the file it replaces", errno);
+    }
+    const auto sink = [&](const unsigned char* data, std::size_t size) {
+        while (size != 0) {
+            const ::ssize_t written = ::write(descriptor, data, size);
+            if (written < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                abandon("cannot write", errno);
+            }
+            data += written;
+            size -= static_cast<std::size_t>(written);
+        }
+    };
+    try {
+        write(sink);
+    } catch (...) {
+        if (!abandoned) {
+            ::close(descriptor);
+            ::unlink(temporary.c_str());
+        }
+        throw;
+    }
+    if (::fsync(descriptor) != 0) {
+        abandon("cannot flush to disk", errno);
+    }
+    if (::close(descriptor) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        throw_file_error(where, "cannot close", path, error);
+    }
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temporary.c_str());
+        throw_file_error(where, "cannot rename the temporary file over the target", path, error);
+    }
+    std::filesystem::path directory = path.parent_path();
+    if (directory.empty()) {
+        directory = ".";
+    }
+    const int directory_descriptor = ::open(directory.c_str(), O_RDONLY | O_CLOEXEC);
+    if (directory_descriptor >= 0) {
+        // Some file systems refuse fsync on a directory; the file itself is already safe.
+        (void)::fsync(directory_descriptor);
+        ::close(directory_descriptor);
+    }
+}
+
+#else
+
+/// Portable fallback: writes a temporary file beside `path` with std::ofstream and renames it over the
+/// target (std::filesystem::rename replaces it). Without a POSIX fsync the data may still sit in the
+/// operating system's cache when this returns.
+template <class Writer>
+void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where) {
+    const std::filesystem::path temporary = temporary_path_for(path, 0);
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            throw_file_error(where, "cannot create a temporary file beside the target", temporary, EIO);
+        }
+        const auto sink = [&](const unsigned char* data, std::size_t size) {
+            out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+        };
+        try {
+            write(sink);
+        } catch (...) {
+            out.close();
+            std::filesystem::remove(temporary);
+            throw;
+        }
+        out.flush();
+        if (!out) {
+            out.close();
+            std::filesystem::remove(temporary);
+            throw_file_error(where, "cannot write", path, EIO);
+        }
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        std::filesystem::remove(temporary);
+        throw_file_error(where, "cannot rename the temporary file over the target", path, error.value());
+    }
+}
+
+#endif
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_ATOMIC_FILE_HPP
+
+// ======== include/bloom/detail/record_io.hpp ========================================
+#ifndef BLOOM_DETAIL_RECORD_IO_HPP
+#define BLOOM_DETAIL_RECORD_IO_HPP
+
+// Writing every filter kind as a record of docs/FORMAT.md and reading it back. The words of a filter
+// travel through write_words and read_words, which take the byte order of the words in memory as a
+// parameter: the host's order in real use, the other one in the test that simulates a big-endian host on
+// a little-endian one through this same code.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace bloom::detail {
+
+/// The byte order of 64-bit words in memory.
+enum class word_order { little, big };
+inline constexpr word_order host_word_order = host_is_little_endian ? word_order::little : word_order::big;
+
+/// The value of a word whose memory holds its bytes in `order`.
+[[nodiscard]] inline std::uint64_t word_value(std::uint64_t memory_word, word_order order) noexcept {
+    unsigned char bytes[8];
+    std::memcpy(bytes, &memory_word, sizeof bytes);
+    if (order == word_order::little) {
+        return load_little_endian(bytes, 8);
+    }
+    std::uint64_t value = 0;
+    for (unsigned char byte : bytes) {
+        value = (value << 8) | byte;
+    }
+    return value;
+}
+
+/// The memory form, in `order`, of a word of value `value`.
+[[nodiscard]] inline std::uint64_t memory_word(std::uint64_t value, word_order order) noexcept {
+    unsigned char bytes[8];
+    for (unsigned i = 0; i < 8; ++i) {
+        const unsigned shift = order == word_order::little ? 8 * i : 8 * (7 - i);
+        bytes[i] = static_cast<unsigned char>(value >> shift);
+    }
+    std::uint64_t word;
+    std::memcpy(&word, bytes, sizeof word);
+    return word;
+}
+
+/// Writes `count` words, held in memory in `order`, as little-endian bytes.
+template <class Sink>
+void write_words(Sink& sink, const std::uint64_t* words, std::size_t count, word_order order) {
+    if (order == word_order::little && host_is_little_endian) {
+        sink(reinterpret_cast<const unsigned char*>(words), count * sizeof(std::uint64_t));
+        return;
+    }
+    unsigned char buffer[8 * 512];
+    for (std::size_t done = 0; done < count;) {
+        const std::size_t chunk = count - done < 512 ? count - done : 512;
+        for (std::size_t i = 0; i < chunk; ++i) {
+            store_little_endian(buffer + 8 * i, word_value(words[done + i], order), 8);
+        }
+        sink(buffer, chunk * 8);
+        done += chunk;
+    }
+}
+
+/// Reads `count` little-endian words at `bytes` into `words`, to be held in memory in `order`.
+inline void read_words(const unsigned char* bytes, std::uint64_t* words, std::size_t count,
+                       word_order order) {
+    if (count == 0) {
+        return;
+    }
+    if (order == word_order::little && host_is_little_endian) {
+        std::memcpy(words, bytes, count * sizeof(std::uint64_t));
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        words[i] = memory_word(load_little_endian(bytes + 8 * i, 8), order);
+    }
+}
+
+/// What the format needs of each filter type: its kind and how to write and read it. A type without a
+/// specialisation cannot be saved.
+template <class Filter>
+struct record_traits;
+
+/// Whether Filter can be saved and loaded.
+template <class Filter, class = void>
+struct is_recordable : std::false_type {};
+template <class Filter>
+struct is_recordable<Filter, std::void_t<decltype(record_traits<Filter>::kind)>> : std::true_type {};
+
+/// Writes a bit-array filter (classic, blocked, counting) as one record.
+template <class Filter, class Sink>
+void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, unsigned counter_bits,
+                            word_order order) {
+    using hasher_type = typename Filter::hasher;
+    if (filter.hash_count() > record_max_hash_count) {
+        throw_invalid_argument("bloom::save", "filter",
+                               "has hash_count " + std::to_string(filter.hash_count()) +
+                                   ", above the format's limit of " + std::to_string(record_max_hash_count));
+    }
+    record_header header;
+    header.kind = kind;
+    header.counter_bits = static_cast<std::uint8_t>(counter_bits);
+    header.hash_count = filter.hash_count();
+    header.hasher_id = hasher_format_id<hasher_type>();
+    header.seed = filter.seed();
+    header.bit_count = filter.bit_count();
+    header.expected_items = filter.expected_items();
+    header.target_false_positive_rate = filter.target_false_positive_rate();
+    header.item_count = filter.item_count();
+    header.payload_bytes = std::uint64_t{filter.word_count()} * 8;
+    unsigned char head[record_header_bytes];
+    encode_header(header, head);
+    hashing_sink<Sink> hashing(sink);
+    hashing(head, sizeof head);
+    write_words(hashing, filter.data(), filter.word_count(), order);
+    unsigned char checksum[record_checksum_bytes];
+    store_little_endian(checksum, hashing.digest(), 8);
+    sink(checksum, sizeof checksum);
+}
+
+/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
+/// otherwise never reach the checks behind it (the libFuzzer convention).
+inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
+                                  const char* where) {
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+    verify_record_checksum(bytes, header, where);
+#else
+    (void)bytes;
+    (void)header;
+    (void)where;
+#endif
+}
+
+/// Reads the bit-array record at `bytes` (header already parsed and its checksum checked) into a Filter.
+template <class Filter>
+[[nodiscard]] Filter
+read_bit_array_record(const unsigned char* bytes, const record_header& header, record_kind kind,
+                      unsigned counter_bits, const typename Filter::hasher& hash_function,
+                      const typename Filter::allocator_type& allocator, word_order order, const char* where) {
+    using hasher_type = typename Filter::hasher;
+    std::uint64_t storage_bits = 0;
+    check_bit_array_header(header, kind, hasher_format_id<hasher_type>(), counter_bits, where, storage_bits);
+    // The payload is in the input (parse_header checked), so the filter allocates no more than it.
+    Filter filter = [&] {
+        try {
+            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count)},
+                          header.seed, hash_function, allocator);
+        } catch (const std::invalid_argument& error) {
+            throw_format_error(where, std::string("the saved shape is invalid: ") + error.what());
+        }
+    }();
+    std::uint64_t* const words = filter_access::words(filter);
+    const std::size_t word_count = filter.word_count();
+    read_words(bytes + record_header_bytes, words, word_count, order);
+    check_padding_bits(word_value(words[word_count - 1], order), storage_bits, where);
+    filter_access::set_counts(filter, header.item_count, header.expected_items,
+                              header.target_false_positive_rate);
+    return filter;
+}
+
+/// Parses and checks the record that starts at `bytes` (`size` bytes available), checksum included.
+[[nodiscard]] inline record_header open_record(const unsigned char* bytes, std::size_t size,
+                                               const char* where) {
+    const record_header header = parse_header(bytes, size, where);
+    check_record_checksum(bytes, header, where);
+    return header;
+}
+
+/// The record traits of a filter stored as one array of words: classic, blocked, counting.
+template <class Filter, record_kind Kind, unsigned CounterBits = 0>
+struct bit_array_record_traits {
+    static constexpr record_kind kind = Kind;
+
+    static std::uint64_t size(const Filter& filter) noexcept {
+        return record_header_bytes + std::uint64_t{filter.word_count()} * 8 + record_checksum_bytes;
+    }
+    template <class Sink>
+    static void write(Sink& sink, const Filter& filter, word_order order) {
+        write_bit_array_record(sink, filter, Kind, CounterBits, order);
+    }
+    static Filter read(const unsigned char* bytes, const record_header& header,
+                       const typename Filter::hasher& hash_function,
+                       const typename Filter::allocator_type& allocator, word_order order,
+                       const char* where) {
+        return read_bit_array_record<Filter>(bytes, header, Kind, CounterBits, hash_function, allocator,
+                                             order, where);
+    }
+};
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<bloom_filter<T, Hasher, Allocator>>
+    : bit_array_record_traits<bloom_filter<T, Hasher, Allocator>, record_kind::classic> {};
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<blocked_bloom_filter<T, Hasher, Allocator>>
+    : bit_array_record_traits<blocked_bloom_filter<T, Hasher, Allocator>, record_kind::blocked> {};
+
+template <class T, class Hasher, std::size_t CounterBits, class Allocator>
+struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
+    : bit_array_record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>, record_kind::counting,
+                              static_cast<unsigned>(CounterBits)> {};
+
+/// A scalable filter's payload: growth factor and tightening ratio (binary64), the stage count, then each
+/// stage as a complete classic record.
+inline constexpr std::size_t scalable_parameter_bytes = 24;
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
+    using filter_type = scalable_bloom_filter<T, Hasher, Allocator>;
+    using stage_traits = record_traits<typename filter_type::stage_type>;
+    static constexpr record_kind kind = record_kind::scalable;
+
+    static std::uint64_t size(const filter_type& filter) noexcept {
+        std::uint64_t total = record_header_bytes + scalable_parameter_bytes + record_checksum_bytes;
+        for (std::size_t i = 0; i < filter.stage_count(); ++i) {
+            total += stage_traits::size(filter.stage(i));
+        }
+        return total;
+    }
+
+    template <class Sink>
+    static void write(Sink& sink, const filter_type& filter, word_order order) {
+        record_header header;
+        header.kind = kind;
+        header.hasher_id = hasher_format_id<Hasher>();
+        header.seed = filter.seed();
+        header.expected_items = filter.initial_capacity();
+        header.target_false_positive_rate = filter.target_false_positive_rate();
+        header.item_count = filter.item_count();
+        header.payload_bytes = size(filter) - record_header_bytes - record_checksum_bytes;
+        unsigned char head[record_header_bytes];
+        encode_header(header, head);
+        hashing_sink<Sink> hashing(sink);
+        hashing(head, sizeof head);
+        unsigned char parameters[scalable_parameter_bytes];
+        store_little_endian(parameters, bits_of(filter.growth_factor()), 8);
+        store_little_endian(parameters + 8, bits_of(filter.tightening_ratio()), 8);
+        store_little_endian(parameters + 16, filter.stage_count(), 8);
+        hashing(parameters, sizeof parameters);
+        for (std::size_t i = 0; i < filter.stage_count(); ++i) {
+            stage_traits::write(hashing, filter.stage(i), order);
+        }
+        unsigned char checksum[record_checksum_bytes];
+        store_little_endian(checksum, hashing.digest(), 8);
+        sink(checksum, sizeof checksum);
+    }
+
+    static filter_type read(const unsigned char* bytes, const record_header& header,
+                            const Hasher& hash_function, const Allocator& allocator, word_order order,
+                            const char* where) {
+        if (header.kind != kind) {
+            throw_format_error(where, std::string("holds a ") + kind_name(header.kind) +
+                                          " filter, not a scalable one");
+        }
+        if (header.hasher_id != hasher_format_id<Hasher>()) {
+            throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
+                                          ", this filter's hasher has id " + hex(hasher_format_id<Hasher>()));
+        }
+        if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0) {
+            throw_format_error(where, "a scalable record has counter_bits, hash_count and bit_count 0");
+        }
+        if (header.payload_bytes < scalable_parameter_bytes) {
+            throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
+                                          " bytes is too short for the scalable parameters");
+        }
+        const unsigned char* cursor = bytes + record_header_bytes;
+        const double growth_factor = double_of(load_little_endian(cursor, 8));
+        const double tightening_ratio = double_of(load_little_endian(cursor + 8, 8));
+        const std::uint64_t stage_count = load_little_endian(cursor + 16, 8);
+        cursor += scalable_parameter_bytes;
+        std::size_t remaining = static_cast<std::size_t>(header.payload_bytes) - scalable_parameter_bytes;
+        // Each stage takes at least a header, one word and a checksum: a count the payload cannot hold is
+        // refused before anything is reserved.
+        if (stage_count > remaining / (record_header_bytes + 8 + record_checksum_bytes)) {
+            throw_format_error(where, "stage count " + std::to_string(stage_count) + " does not fit in " +
+                                          std::to_string(remaining) + " payload bytes");
+        }
+        filter_type filter = [&] {
+            try {
+                return filter_access::without_stages<filter_type>(
+                    header.expected_items, header.target_false_positive_rate, header.seed, growth_factor,
+                    tightening_ratio, hash_function, allocator);
+            } catch (const std::invalid_argument& error) {
+                throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
+            }
+        }();
+        auto& stages = filter_access::stages(filter);
+        stages.reserve(static_cast<std::size_t>(stage_count));
+        std::uint64_t item_total = 0;
+        for (std::uint64_t i = 0; i < stage_count; ++i) {
+            const record_header stage_header = open_record(cursor, remaining, where);
+            if (stage_header.seed != header.seed) {
+                throw_format_error(where, "stage " + std::to_string(i) + " has another seed than the filter");
+            }
+            stages.push_back(
+                stage_traits::read(cursor, stage_header, hash_function, allocator, order, where));
+            item_total += stage_header.item_count;
+            const std::size_t used = record_size(stage_header);
+            cursor += used;
+            remaining -= used;
+        }
+        if (remaining != 0) {
+            throw_format_error(where, std::to_string(remaining) + " payload bytes follow the last stage");
+        }
+        if (item_total != header.item_count) {
+            throw_format_error(where, "item_count " + std::to_string(header.item_count) +
+                                          " is not the sum of the stages' counts");
+        }
+        return filter;
+    }
+};
+
+/// A concurrent filter is saved as the plain filter of its layout (a snapshot: inserts racing the save
+/// may or may not be in it) and loads from one.
+template <class T, class Layout, class Hasher, class Allocator>
+struct record_traits<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>> {
+    using filter_type = basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>;
+    using plain_traits = record_traits<typename filter_type::plain_filter_type>;
+    static constexpr record_kind kind = plain_traits::kind;
+
+    template <class Sink>
+    static void write(Sink& sink, const filter_type& filter, word_order order) {
+        plain_traits::write(sink, filter.to_plain(), order);
+    }
+    static filter_type read(const unsigned char* bytes, const record_header& header,
+                            const Hasher& hash_function, const Allocator& allocator, word_order order,
+                            const char* where) {
+        return filter_type(plain_traits::read(bytes, header, hash_function, allocator, order, where));
+    }
+};
+
+/// Reads the one record that `bytes` holds, all `size` bytes of it, into a Filter.
+template <class Filter>
+[[nodiscard]] Filter
+read_record(const unsigned char* bytes, std::size_t size, const typename Filter::hasher& hash_function,
+            const typename Filter::allocator_type& allocator, word_order order, const char* where) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    const record_header header = open_record(bytes, size, where);
+    if (record_size(header) != size) {
+        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
+    }
+    return record_traits<Filter>::read(bytes, header, hash_function, allocator, order, where);
+}
+
+/// Writes `filter` as one record to `sink`.
+template <class Filter, class Sink>
+void write_record(Sink& sink, const Filter& filter, word_order order) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    record_traits<Filter>::write(sink, filter, order);
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_RECORD_IO_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <ios>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#    include <span>
+#endif
+
+namespace bloom {
+
+/// The kinds of filter a saved record can hold (header byte 10 of docs/FORMAT.md).
+enum class filter_kind { classic = 1, blocked = 2, counting = 3, scalable = 4 };
+
+/// "classic", "blocked", "counting" or "scalable".
+[[nodiscard]] inline const char* to_string(filter_kind kind) noexcept {
+    return detail::kind_name(static_cast<detail::record_kind>(kind));
+}
+
+/// What a saved record's header says, read without loading the filter: enough to choose the type to
+/// load it as, or to describe the file.
+struct saved_filter_info {
+    filter_kind kind = filter_kind::classic; ///< Which filter the record holds.
+    unsigned counter_bits = 0;               ///< Bits per counter (counting), else 0.
+    unsigned hash_count = 0;                 ///< k (0 for scalable).
+    std::uint64_t hasher_id = 0;             ///< The id of the hasher that placed the items.
+    std::uint64_t seed = 0;                  ///< The seed of every hash.
+    std::uint64_t bit_count = 0;             ///< m: bits, or counters (counting); 0 for scalable.
+    std::uint64_t expected_items = 0;        ///< n the filter was sized for (scalable: the first stage's).
+    double target_false_positive_rate = 0.0; ///< p the filter was sized for.
+    std::uint64_t item_count = 0;            ///< Inserts that returned true.
+    std::uint64_t record_bytes = 0;          ///< The whole record: header, payload, checksum.
+};
+
+/// Reads the header of the record at `data`: checks the magic, version, header checksum and that the
+/// record fits in `size` bytes (the payload checksum is checked when the filter loads). O(1). Throws
+/// bloom::format_error naming the problem.
+[[nodiscard]] inline saved_filter_info inspect(const std::byte* data, std::size_t size) {
+    const detail::record_header header =
+        detail::parse_header(reinterpret_cast<const unsigned char*>(data), size, "bloom::inspect");
+    saved_filter_info info;
+    info.kind = static_cast<filter_kind>(header.kind);
+    info.counter_bits = header.counter_bits;
+    info.hash_count = header.hash_count;
+    info.hasher_id = header.hasher_id;
+    info.seed = header.seed;
+    info.bit_count = header.bit_count;
+    info.expected_items = header.expected_items;
+    info.target_false_positive_rate = header.target_false_positive_rate;
+    info.item_count = header.item_count;
+    info.record_bytes = detail::record_size(header);
+    return info;
+}
+
+/// Writes `filter` to `out` as one record of docs/FORMAT.md. Throws std::ios_base::failure if the stream
+/// fails, std::invalid_argument if the filter's hash count exceeds the format's limit (4096).
+template <class Filter>
+void save(const Filter& filter, std::ostream& out) {
+    const auto sink = [&out](const unsigned char* data, std::size_t size) {
+        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    };
+    detail::write_record(sink, filter, detail::host_word_order);
+    if (!out) {
+        throw std::ios_base::failure("bloom::save: the stream failed while writing");
+    }
+}
+
+/// The record of `filter` as bytes: what save() writes.
+template <class Filter>
+[[nodiscard]] std::vector<std::byte> to_bytes(const Filter& filter) {
+    std::vector<std::byte> bytes;
+    const auto sink = [&bytes](const unsigned char* data, std::size_t size) {
+        const auto* first = reinterpret_cast<const std::byte*>(data);
+        bytes.insert(bytes.end(), first, first + size);
+    };
+    detail::write_record(sink, filter, detail::host_word_order);
+    return bytes;
+}
+
+/// The Filter held by the `size` bytes at `data`: exactly one record, nothing after it. `hash_function`
+/// and `allocator` serve filters whose hasher or allocator has state. Throws bloom::format_error if the
+/// bytes are malformed, truncated, corrupt, of another kind, or saved with another hasher.
+template <class Filter>
+[[nodiscard]] Filter
+from_bytes(const std::byte* data, std::size_t size,
+           const typename Filter::hasher& hash_function = typename Filter::hasher(),
+           const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
+    return detail::read_record<Filter>(reinterpret_cast<const unsigned char*>(data), size, hash_function,
+                                       allocator, detail::host_word_order, "bloom::from_bytes");
+}
+
+#if defined(__cpp_lib_span)
+/// The Filter held by `bytes`; see from_bytes(const std::byte*, std::size_t).
+template <class Filter>
+[[nodiscard]] Filter
+from_bytes(std::span<const std::byte> bytes,
+           const typename Filter::hasher& hash_function = typename Filter::hasher(),
+           const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
+    return from_bytes<Filter>(bytes.data(), bytes.size(), hash_function, allocator);
+}
+#endif
+
+/// Reads one record from `in` into a Filter and leaves the stream just past it, so records can follow
+/// one another in a stream. Holds the record's bytes while it builds the filter (load_file maps the file
+/// instead), growing its buffer only as bytes arrive: a header that promises more than the stream has
+/// costs no more memory than the stream's bytes. Throws bloom::format_error as from_bytes does.
+template <class Filter>
+[[nodiscard]] Filter
+load(std::istream& in, const typename Filter::hasher& hash_function = typename Filter::hasher(),
+     const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
+    constexpr const char* where = "bloom::load";
+    std::vector<unsigned char> bytes(detail::record_header_bytes);
+    const auto read = [&in, &bytes](std::size_t offset, std::size_t count) {
+        in.read(reinterpret_cast<char*>(bytes.data() + offset), static_cast<std::streamsize>(count));
+        return static_cast<std::size_t>(in.gcount());
+    };
+    const std::size_t header_read = read(0, bytes.size());
+    if (header_read < detail::record_header_bytes) {
+        bytes.resize(header_read);
+    }
+    // Checks magic, version and header checksum; the size check is made below, as bytes arrive.
+    const std::uint64_t payload_bytes =
+        detail::parse_header(bytes.data(), bytes.size(), where, detail::header_only).payload_bytes;
+    constexpr std::uint64_t largest_payload =
+        std::numeric_limits<std::size_t>::max() - detail::record_header_bytes - detail::record_checksum_bytes;
+    if (payload_bytes > largest_payload) {
+        detail::throw_format_error(where, "payload of " + std::to_string(payload_bytes) +
+                                              " bytes does not fit in this platform's memory");
+    }
+    const std::size_t total =
+        detail::record_header_bytes + static_cast<std::size_t>(payload_bytes) + detail::record_checksum_bytes;
+    // Reads in chunks that double from 64 KiB: the buffer never holds more than twice what arrived.
+    std::size_t chunk = std::size_t{1} << 16;
+    while (bytes.size() < total) {
+        const std::size_t offset = bytes.size();
+        const std::size_t wanted = std::min(std::max(chunk, offset), total - offset);
+        chunk = wanted;
+        bytes.resize(offset + wanted);
+        const std::size_t got = read(offset, wanted);
+        if (got < wanted) {
+            detail::throw_format_error(where,
+                                       "truncated: the header promises " + std::to_string(payload_bytes) +
+                                           " payload bytes and an 8-byte checksum, the stream ends after " +
+                                           std::to_string(offset + got - detail::record_header_bytes));
+        }
+    }
+    return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
+                                       detail::host_word_order, where);
+}
+
+/// Saves `filter` to `path` atomically: writes a temporary file in the same directory, flushes it to disk
+/// and renames it over `path`, so a crash mid-save leaves the previous file intact. A replaced file keeps
+/// its permissions. Throws std::filesystem::filesystem_error naming the file on any I/O failure.
+template <class Filter>
+void save_file(const Filter& filter, const std::filesystem::path& path) {
+    detail::write_file_atomically(
+        path, [&filter](const auto& sink) { detail::write_record(sink, filter, detail::host_word_order); },
+        "bloom::save_file");
+}
+
+/// Loads the Filter saved at `path` (maps the file where mmap exists, so it is read once, without a
+/// second copy). Throws std::filesystem::filesystem_error if the file cannot be read, bloom::format_error
+/// naming the file and the problem if its contents are not a valid filter of this type.
+template <class Filter>
+[[nodiscard]] Filter
+load_file(const std::filesystem::path& path,
+          const typename Filter::hasher& hash_function = typename Filter::hasher(),
+          const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
+    const std::string where = "bloom::load_file: " + path.string();
+#if defined(BLOOM_HAS_MAPPED_FILE)
+    const mapped_file file(path);
+    return detail::read_record<Filter>(reinterpret_cast<const unsigned char*>(file.data()), file.size(),
+                                       hash_function, allocator, detail::host_word_order, where.c_str());
+#else
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        detail::throw_file_error("bloom::load_file", "cannot open", path, ENOENT);
+    }
+    const std::uintmax_t size = std::filesystem::file_size(path);
+    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
+                                       detail::host_word_order, where.c_str());
+#endif
+}
+
+} // namespace bloom
+
+#endif // BLOOM_SERIALIZATION_HPP
 
 // ======== include/bloom/version.hpp =================================================
 #ifndef BLOOM_VERSION_HPP

@@ -30,6 +30,16 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     }
 }
 
+/// Reads `byte_count` bytes at `in` as a little-endian unsigned integer.
+[[nodiscard]] inline std::uint64_t load_little_endian(const unsigned char* in,
+                                                      std::size_t byte_count) noexcept {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+    }
+    return value;
+}
+
 /// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
 /// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
 [[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
@@ -39,6 +49,18 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
         return byte_swap(value);
     }
 }
+
+/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
+/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
+struct little_endian_words {
+    const unsigned char* bytes;
+
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        std::uint64_t word;
+        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
+        return to_little_endian(word);
+    }
+};
 
 } // namespace bloom::detail
 

@@ -50,6 +50,16 @@ struct filter_access {
         filter.m_expected_items = expected_items;
         filter.m_target_false_positive_rate = target_false_positive_rate;
     }
+    /// A scalable filter with its parameters checked and no stage yet (a loader adds the saved ones).
+    template <class Filter, class... Args>
+    [[nodiscard]] static Filter without_stages(Args&&... args) {
+        return Filter(typename Filter::without_stages_tag{}, std::forward<Args>(args)...);
+    }
+    /// A scalable filter's stages, writable.
+    template <class Filter>
+    [[nodiscard]] static auto& stages(Filter& filter) noexcept {
+        return filter.m_stages;
+    }
 };
 
 /// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference

@@ -13,6 +13,7 @@
 // the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
 // neighbouring bits) then still spreads probes 2..k-1 across the whole array.
 
+#include <cstddef>
 #include <cstdint>
 
 #if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
@@ -76,6 +77,32 @@ class probe_sequence {
     std::uint64_t m_step;
     std::uint64_t m_index = 0;
 };
+
+/// The classic layout's lookup: true if the k bits `hash` selects among `bit_count` bits are all set.
+/// `words[i]` yields word i: a plain pointer for a filter's own words, little_endian_words for a view.
+/// Probes are tested in groups of four without branching, then one branch per group. A branch per probe
+/// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
+/// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
+/// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
+template <class Words>
+[[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
+                                    std::uint64_t hash) noexcept {
+    probe_sequence probes(hash);
+    unsigned remaining = hash_count;
+    while (remaining != 0) {
+        const unsigned group = remaining < 4 ? remaining : 4;
+        std::uint64_t all_set = 1;
+        for (unsigned i = 0; i < group; ++i) {
+            const std::uint64_t position = probes.next(bit_count);
+            all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
+        }
+        if ((all_set & 1) == 0) {
+            return false;
+        }
+        remaining -= group;
+    }
+    return true;
+}
 
 } // namespace bloom::detail
 

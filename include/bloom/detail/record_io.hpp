@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_RECORD_IO_HPP
+#define BLOOM_DETAIL_RECORD_IO_HPP
+
+// Writing every filter kind as a record of docs/FORMAT.md and reading it back. The words of a filter
+// travel through write_words and read_words, which take the byte order of the words in memory as a
+// parameter: the host's order in real use, the other one in the test that simulates a big-endian host on
+// a little-endian one through this same code.
+
+#include "bloom/blocked_bloom_filter.hpp"
+#include "bloom/bloom_filter.hpp"
+#include "bloom/concurrent_bloom_filter.hpp"
+#include "bloom/counting_bloom_filter.hpp"
+#include "bloom/detail/bit_words.hpp"
+#include "bloom/detail/byte_order.hpp"
+#include "bloom/detail/file_format.hpp"
+#include "bloom/detail/filter_base.hpp"
+#include "bloom/scalable_bloom_filter.hpp"
+#include "bloom/sizing.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace bloom::detail {
+
+/// The byte order of 64-bit words in memory.
+enum class word_order { little, big };
+inline constexpr word_order host_word_order = host_is_little_endian ? word_order::little : word_order::big;
+
+/// The value of a word whose memory holds its bytes in `order`.
+[[nodiscard]] inline std::uint64_t word_value(std::uint64_t memory_word, word_order order) noexcept {
+    unsigned char bytes[8];
+    std::memcpy(bytes, &memory_word, sizeof bytes);
+    if (order == word_order::little) {
+        return load_little_endian(bytes, 8);
+    }
+    std::uint64_t value = 0;
+    for (unsigned char byte : bytes) {
+        value = (value << 8) | byte;
+    }
+    return value;
+}
+
+/// The memory form, in `order`, of a word of value `value`.
+[[nodiscard]] inline std::uint64_t memory_word(std::uint64_t value, word_order order) noexcept {
+    unsigned char bytes[8];
+    for (unsigned i = 0; i < 8; ++i) {
+        const unsigned shift = order == word_order::little ? 8 * i : 8 * (7 - i);
+        bytes[i] = static_cast<unsigned char>(value >> shift);
+    }
+    std::uint64_t word;
+    std::memcpy(&word, bytes, sizeof word);
+    return word;
+}
+
+/// Writes `count` words, held in memory in `order`, as little-endian bytes.
+template <class Sink>
+void write_words(Sink& sink, const std::uint64_t* words, std::size_t count, word_order order) {
+    if (order == word_order::little && host_is_little_endian) {
+        sink(reinterpret_cast<const unsigned char*>(words), count * sizeof(std::uint64_t));
+        return;
+    }
+    unsigned char buffer[8 * 512];
+    for (std::size_t done = 0; done < count;) {
+        const std::size_t chunk = count - done < 512 ? count - done : 512;
+        for (std::size_t i = 0; i < chunk; ++i) {
+            store_little_endian(buffer + 8 * i, word_value(words[done + i], order), 8);
+        }
+        sink(buffer, chunk * 8);
+        done += chunk;
+    }
+}
+
+/// Reads `count` little-endian words at `bytes` into `words`, to be held in memory in `order`.
+inline void read_words(const unsigned char* bytes, std::uint64_t* words, std::size_t count,
+                       word_order order) {
+    if (count == 0) {
+        return;
+    }
+    if (order == word_order::little && host_is_little_endian) {
+        std::memcpy(words, bytes, count * sizeof(std::uint64_t));
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        words[i] = memory_word(load_little_endian(bytes + 8 * i, 8), order);
+    }
+}
+
+/// What the format needs of each filter type: its kind and how to write and read it. A type without a
+/// specialisation cannot be saved.
+template <class Filter>
+struct record_traits;
+
+/// Whether Filter can be saved and loaded.
+template <class Filter, class = void>
+struct is_recordable : std::false_type {};
+template <class Filter>
+struct is_recordable<Filter, std::void_t<decltype(record_traits<Filter>::kind)>> : std::true_type {};
+
+/// Writes a bit-array filter (classic, blocked, counting) as one record.
+template <class Filter, class Sink>
+void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, unsigned counter_bits,
+                            word_order order) {
+    using hasher_type = typename Filter::hasher;
+    if (filter.hash_count() > record_max_hash_count) {
+        throw_invalid_argument("bloom::save", "filter",
+                               "has hash_count " + std::to_string(filter.hash_count()) +
+                                   ", above the format's limit of " + std::to_string(record_max_hash_count));
+    }
+    record_header header;
+    header.kind = kind;
+    header.counter_bits = static_cast<std::uint8_t>(counter_bits);
+    header.hash_count = filter.hash_count();
+    header.hasher_id = hasher_format_id<hasher_type>();
+    header.seed = filter.seed();
+    header.bit_count = filter.bit_count();
+    header.expected_items = filter.expected_items();
+    header.target_false_positive_rate = filter.target_false_positive_rate();
+    header.item_count = filter.item_count();
+    header.payload_bytes = std::uint64_t{filter.word_count()} * 8;
+    unsigned char head[record_header_bytes];
+    encode_header(header, head);
+    hashing_sink<Sink> hashing(sink);
+    hashing(head, sizeof head);
+    write_words(hashing, filter.data(), filter.word_count(), order);
+    unsigned char checksum[record_checksum_bytes];
+    store_little_endian(checksum, hashing.digest(), 8);
+    sink(checksum, sizeof checksum);
+}
+
+/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
+/// otherwise never reach the checks behind it (the libFuzzer convention).
+inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
+                                  const char* where) {
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+    verify_record_checksum(bytes, header, where);
+#else
+    (void)bytes;
+    (void)header;
+    (void)where;
+#endif
+}
+
+/// Reads the bit-array record at `bytes` (header already parsed and its checksum checked) into a Filter.
+template <class Filter>
+[[nodiscard]] Filter
+read_bit_array_record(const unsigned char* bytes, const record_header& header, record_kind kind,
+                      unsigned counter_bits, const typename Filter::hasher& hash_function,
+                      const typename Filter::allocator_type& allocator, word_order order, const char* where) {
+    using hasher_type = typename Filter::hasher;
+    std::uint64_t storage_bits = 0;
+    check_bit_array_header(header, kind, hasher_format_id<hasher_type>(), counter_bits, where, storage_bits);
+    // The payload is in the input (parse_header checked), so the filter allocates no more than it.
+    Filter filter = [&] {
+        try {
+            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count)},
+                          header.seed, hash_function, allocator);
+        } catch (const std::invalid_argument& error) {
+            throw_format_error(where, std::string("the saved shape is invalid: ") + error.what());
+        }
+    }();
+    std::uint64_t* const words = filter_access::words(filter);
+    const std::size_t word_count = filter.word_count();
+    read_words(bytes + record_header_bytes, words, word_count, order);
+    check_padding_bits(word_value(words[word_count - 1], order), storage_bits, where);
+    filter_access::set_counts(filter, header.item_count, header.expected_items,
+                              header.target_false_positive_rate);
+    return filter;
+}
+
+/// Parses and checks the record that starts at `bytes` (`size` bytes available), checksum included.
+[[nodiscard]] inline record_header open_record(const unsigned char* bytes, std::size_t size,
+                                               const char* where) {
+    const record_header header = parse_header(bytes, size, where);
+    check_record_checksum(bytes, header, where);
+    return header;
+}
+
+/// The record traits of a filter stored as one array of words: classic, blocked, counting.
+template <class Filter, record_kind Kind, unsigned CounterBits = 0>
+struct bit_array_record_traits {
+    static constexpr record_kind kind = Kind;
+
+    static std::uint64_t size(const Filter& filter) noexcept {
+        return record_header_bytes + std::uint64_t{filter.word_count()} * 8 + record_checksum_bytes;
+    }
+    template <class Sink>
+    static void write(Sink& sink, const Filter& filter, word_order order) {
+        write_bit_array_record(sink, filter, Kind, CounterBits, order);
+    }
+    static Filter read(const unsigned char* bytes, const record_header& header,
+                       const typename Filter::hasher& hash_function,
+                       const typename Filter::allocator_type& allocator, word_order order,
+                       const char* where) {
+        return read_bit_array_record<Filter>(bytes, header, Kind, CounterBits, hash_function, allocator,
+                                             order, where);
+    }
+};
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<bloom_filter<T, Hasher, Allocator>>
+    : bit_array_record_traits<bloom_filter<T, Hasher, Allocator>, record_kind::classic> {};
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<blocked_bloom_filter<T, Hasher, Allocator>>
+    : bit_array_record_traits<blocked_bloom_filter<T, Hasher, Allocator>, record_kind::blocked> {};
+
+template <class T, class Hasher, std::size_t CounterBits, class Allocator>
+struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
+    : bit_array_record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>, record_kind::counting,
+                              static_cast<unsigned>(CounterBits)> {};
+
+/// A scalable filter's payload: growth factor and tightening ratio (binary64), the stage count, then each
+/// stage as a complete classic record.
+inline constexpr std::size_t scalable_parameter_bytes = 24;
+
+template <class T, class Hasher, class Allocator>
+struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
+    using filter_type = scalable_bloom_filter<T, Hasher, Allocator>;
+    using stage_traits = record_traits<typename filter_type::stage_type>;
+    static constexpr record_kind kind = record_kind::scalable;
+
+    static std::uint64_t size(const filter_type& filter) noexcept {
+        std::uint64_t total = record_header_bytes + scalable_parameter_bytes + record_checksum_bytes;
+        for (std::size_t i = 0; i < filter.stage_count(); ++i) {
+            total += stage_traits::size(filter.stage(i));
+        }
+        return total;
+    }
+
+    template <class Sink>
+    static void write(Sink& sink, const filter_type& filter, word_order order) {
+        record_header header;
+        header.kind = kind;
+        header.hasher_id = hasher_format_id<Hasher>();
+        header.seed = filter.seed();
+        header.expected_items = filter.initial_capacity();
+        header.target_false_positive_rate = filter.target_false_positive_rate();
+        header.item_count = filter.item_count();
+        header.payload_bytes = size(filter) - record_header_bytes - record_checksum_bytes;
+        unsigned char head[record_header_bytes];
+        encode_header(header, head);
+        hashing_sink<Sink> hashing(sink);
+        hashing(head, sizeof head);
+        unsigned char parameters[scalable_parameter_bytes];
+        store_little_endian(parameters, bits_of(filter.growth_factor()), 8);
+        store_little_endian(parameters + 8, bits_of(filter.tightening_ratio()), 8);
+        store_little_endian(parameters + 16, filter.stage_count(), 8);
+        hashing(parameters, sizeof parameters);
+        for (std::size_t i = 0; i < filter.stage_count(); ++i) {
+            stage_traits::write(hashing, filter.stage(i), order);
+        }
+        unsigned char checksum[record_checksum_bytes];
+        store_little_endian(checksum, hashing.digest(), 8);
+        sink(checksum, sizeof checksum);
+    }
+
+    static filter_type read(const unsigned char* bytes, const record_header& header,
+                            const Hasher& hash_function, const Allocator& allocator, word_order order,
+                            const char* where) {
+        if (header.kind != kind) {
+            throw_format_error(where, std::string("holds a ") + kind_name(header.kind) +
+                                          " filter, not a scalable one");
+        }
+        if (header.hasher_id != hasher_format_id<Hasher>()) {
+            throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
+                                          ", this filter's hasher has id " + hex(hasher_format_id<Hasher>()));
+        }
+        if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0) {
+            throw_format_error(where, "a scalable record has counter_bits, hash_count and bit_count 0");
+        }
+        if (header.payload_bytes < scalable_parameter_bytes) {
+            throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
+                                          " bytes is too short for the scalable parameters");
+        }
+        const unsigned char* cursor = bytes + record_header_bytes;
+        const double growth_factor = double_of(load_little_endian(cursor, 8));
+        const double tightening_ratio = double_of(load_little_endian(cursor + 8, 8));
+        const std::uint64_t stage_count = load_little_endian(cursor + 16, 8);
+        cursor += scalable_parameter_bytes;
+        std::size_t remaining = static_cast<std::size_t>(header.payload_bytes) - scalable_parameter_bytes;
+        // Each stage takes at least a header, one word and a checksum: a count the payload cannot hold is
+        // refused before anything is reserved.
+        if (stage_count > remaining / (record_header_bytes + 8 + record_checksum_bytes)) {
+            throw_format_error(where, "stage count " + std::to_string(stage_count) + " does not fit in " +
+                                          std::to_string(remaining) + " payload bytes");
+        }
+        filter_type filter = [&] {
+            try {
+                return filter_access::without_stages<filter_type>(
+                    header.expected_items, header.target_false_positive_rate, header.seed, growth_factor,
+                    tightening_ratio, hash_function, allocator);
+            } catch (const std::invalid_argument& error) {
+                throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
+            }
+        }();
+        auto& stages = filter_access::stages(filter);
+        stages.reserve(static_cast<std::size_t>(stage_count));
+        std::uint64_t item_total = 0;
+        for (std::uint64_t i = 0; i < stage_count; ++i) {
+            const record_header stage_header = open_record(cursor, remaining, where);
+            if (stage_header.seed != header.seed) {
+                throw_format_error(where, "stage " + std::to_string(i) + " has another seed than the filter");
+            }
+            stages.push_back(
+                stage_traits::read(cursor, stage_header, hash_function, allocator, order, where));
+            item_total += stage_header.item_count;
+            const std::size_t used = record_size(stage_header);
+            cursor += used;
+            remaining -= used;
+        }
+        if (remaining != 0) {
+            throw_format_error(where, std::to_string(remaining) + " payload bytes follow the last stage");
+        }
+        if (item_total != header.item_count) {
+            throw_format_error(where, "item_count " + std::to_string(header.item_count) +
+                                          " is not the sum of the stages' counts");
+        }
+        return filter;
+    }
+};
+
+/// A concurrent filter is saved as the plain filter of its layout (a snapshot: inserts racing the save
+/// may or may not be in it) and loads from one.
+template <class T, class Layout, class Hasher, class Allocator>
+struct record_traits<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>> {
+    using filter_type = basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>;
+    using plain_traits = record_traits<typename filter_type::plain_filter_type>;
+    static constexpr record_kind kind = plain_traits::kind;
+
+    template <class Sink>
+    static void write(Sink& sink, const filter_type& filter, word_order order) {
+        plain_traits::write(sink, filter.to_plain(), order);
+    }
+    static filter_type read(const unsigned char* bytes, const record_header& header,
+                            const Hasher& hash_function, const Allocator& allocator, word_order order,
+                            const char* where) {
+        return filter_type(plain_traits::read(bytes, header, hash_function, allocator, order, where));
+    }
+};
+
+/// Reads the one record that `bytes` holds, all `size` bytes of it, into a Filter.
+template <class Filter>
+[[nodiscard]] Filter
+read_record(const unsigned char* bytes, std::size_t size, const typename Filter::hasher& hash_function,
+            const typename Filter::allocator_type& allocator, word_order order, const char* where) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    const record_header header = open_record(bytes, size, where);
+    if (record_size(header) != size) {
+        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
+    }
+    return record_traits<Filter>::read(bytes, header, hash_function, allocator, order, where);
+}
+
+/// Writes `filter` as one record to `sink`.
+template <class Filter, class Sink>
+void write_record(Sink& sink, const Filter& filter, word_order order) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    record_traits<Filter>::write(sink, filter, order);
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_RECORD_IO_HPP

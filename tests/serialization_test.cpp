@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: MIT
+// Saving and loading (<bloom/serialization.hpp>): round trips of every filter kind and key type through
+// every entry point, the record's bytes against docs/FORMAT.md read independently, the byte-order
+// independence of the file, the golden files under tests/data/, and malformed input of every kind.
+#include "catch.hpp"
+#include "test_support.hpp"
+
+#include <bloom/bloom.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using bloom_test::key;
+
+// ---- reading the format independently of the library, from docs/FORMAT.md ----
+
+std::uint64_t le(const std::vector<std::byte>& bytes, std::size_t offset, std::size_t size) {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+        value |= std::to_integer<std::uint64_t>(bytes[offset + i]) << (8 * i);
+    }
+    return value;
+}
+
+void put_le(std::vector<std::byte>& bytes, std::size_t offset, std::uint64_t value, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+        bytes[offset + i] = static_cast<std::byte>((value >> (8 * i)) & 0xff);
+    }
+}
+
+std::uint64_t xxh3(const std::vector<std::byte>& bytes, std::size_t offset, std::size_t size) {
+    return XXH3_64bits(bytes.data() + offset, size);
+}
+
+/// Re-seals a hand-edited record: recomputes the header checksum and the record checksum, so that a test
+/// reaches the check behind them.
+void reseal(std::vector<std::byte>& bytes) {
+    put_le(bytes, 72, xxh3(bytes, 0, 72), 8);
+    const std::size_t covered = bytes.size() - 8;
+    put_le(bytes, covered, xxh3(bytes, 0, covered), 8);
+}
+
+std::uint64_t double_bits(double value) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(chars.size());
+    std::memcpy(bytes.data(), chars.data(), chars.size());
+    return bytes;
+}
+
+/// A fresh directory under the system's temporary directory, removed when the test ends.
+class scratch_directory {
+  public:
+    scratch_directory() {
+        const auto base = std::filesystem::temp_directory_path();
+        for (unsigned attempt = 0;; ++attempt) {
+            m_path = base / ("bloom-serialization-test-" + std::to_string(std::random_device{}()) + "-" +
+                             std::to_string(attempt));
+            if (std::filesystem::create_directory(m_path)) {
+                break;
+            }
+        }
+    }
+    scratch_directory(const scratch_directory&) = delete;
+    scratch_directory& operator=(const scratch_directory&) = delete;
+    ~scratch_directory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_path, ignored);
+    }
+    const std::filesystem::path& path() const { return m_path; }
+    std::size_t entry_count() const {
+        return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(m_path),
+                                                      std::filesystem::directory_iterator()));
+    }
+
+  private:
+    std::filesystem::path m_path;
+};
+
+template <class Call>
+std::string format_error_of(Call&& call) {
+    try {
+        call();
+    } catch (const bloom::format_error& error) {
+        return error.what();
+    }
+    FAIL("expected bloom::format_error");
+    return {};
+}
+
+// ---- the filters under test, filled the same way ----
+
+template <class Filter>
+Filter make_filled(std::uint64_t items) {
+    Filter filter(items, 0.01, 0x1234567890abcdefULL);
+    bloom_test::insert_keys(filter, 0, items);
+    return filter;
+}
+
+template <class T>
+bloom::scalable_bloom_filter<T> make_scalable(std::uint64_t items) {
+    bloom::scalable_bloom_filter<T> filter(items / 20 + 1, 0.01, 0x1234567890abcdefULL);
+    bloom_test::insert_keys(filter, 0, items);
+    return filter;
+}
+
+/// Both filters answer every key of [0, 2 * items) alike and hold the same counts and parameters.
+template <class Filter, class Other>
+void require_same_answers(const Filter& original, const Other& loaded, std::uint64_t items) {
+    using T = typename Filter::value_type;
+    std::uint64_t disagreements = 0;
+    for (std::uint64_t i = 0; i < 2 * items; ++i) {
+        disagreements += original.contains(key<T>(i)) != loaded.contains(key<T>(i)) ? 1 : 0;
+    }
+    CHECK(disagreements == 0);
+    CHECK(loaded.item_count() == original.item_count());
+    CHECK(loaded.seed() == original.seed());
+    CHECK(loaded.target_false_positive_rate() == original.target_false_positive_rate());
+}
+
+template <class Filter>
+void require_round_trips(const Filter& original, std::uint64_t items) {
+    const std::vector<std::byte> bytes = bloom::to_bytes(original);
+
+    const Filter from_bytes = bloom::from_bytes<Filter>(bytes.data(), bytes.size());
+    require_same_answers(original, from_bytes, items);
+    CHECK(bloom::to_bytes(from_bytes) == bytes);
+
+    std::stringstream stream;
+    bloom::save(original, stream);
+    CHECK(stream.str().size() == bytes.size());
+    const Filter from_stream = bloom::load<Filter>(stream);
+    CHECK(bloom::to_bytes(from_stream) == bytes);
+
+    scratch_directory directory;
+    const auto path = directory.path() / "filter.bloom";
+    bloom::save_file(original, path);
+    CHECK(read_file_bytes(path) == bytes);
+    const Filter from_file = bloom::load_file<Filter>(path);
+    require_same_answers(original, from_file, items);
+    CHECK(directory.entry_count() == 1); // no temporary file left behind
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("every bit-array filter kind round-trips through bytes, streams and files",
+                   "[serialization]", std::uint64_t, std::string) {
+    constexpr std::uint64_t items = 3000;
+    SECTION("classic") { require_round_trips(make_filled<bloom::bloom_filter<TestType>>(items), items); }
+    SECTION("blocked") {
+        require_round_trips(make_filled<bloom::blocked_bloom_filter<TestType>>(items), items);
+    }
+    SECTION("counting, 4-bit counters") {
+        auto filter = make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 4>>(items);
+        REQUIRE(filter.remove(key<TestType>(7)));
+        require_round_trips(filter, items);
+        const auto loaded = bloom::from_bytes<decltype(filter)>(bloom::to_bytes(filter).data(),
+                                                                bloom::to_bytes(filter).size());
+        CHECK(loaded == filter);
+        CHECK(loaded.count(key<TestType>(8)) == filter.count(key<TestType>(8)));
+    }
+    SECTION("counting, 8- and 16-bit counters") {
+        require_round_trips(
+            make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 8>>(items), items);
+        require_round_trips(
+            make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 16>>(items), items);
+    }
+    SECTION("an empty filter and a one-bit filter") {
+        require_round_trips(bloom::bloom_filter<TestType>(1, 0.5), 10);
+        require_round_trips(bloom::bloom_filter<TestType>(bloom::filter_geometry{1, 1}), 10);
+        require_round_trips(bloom::bloom_filter<TestType>(bloom::filter_geometry{65, 3}), 10);
+    }
+}
+
+TEMPLATE_TEST_CASE("a scalable filter round-trips with all its stages", "[serialization]", std::uint64_t,
+                   std::string) {
+    constexpr std::uint64_t items = 5000;
+    const auto original = make_scalable<TestType>(items);
+    REQUIRE(original.stage_count() >= 4);
+    require_round_trips(original, items);
+    auto loaded = bloom::from_bytes<bloom::scalable_bloom_filter<TestType>>(bloom::to_bytes(original).data(),
+                                                                            bloom::to_bytes(original).size());
+    REQUIRE(loaded.stage_count() == original.stage_count());
+    for (std::size_t i = 0; i < original.stage_count(); ++i) {
+        CHECK(loaded.stage(i) == original.stage(i));
+        CHECK(loaded.stage(i).expected_items() == original.stage(i).expected_items());
+    }
+    CHECK(loaded.growth_factor() == original.growth_factor());
+    CHECK(loaded.tightening_ratio() == original.tightening_ratio());
+    CHECK(loaded.initial_capacity() == original.initial_capacity());
+    // It keeps growing where the original left off.
+    auto grown = original;
+    bloom_test::insert_keys(grown, items, 4 * items);
+    bloom_test::insert_keys(loaded, items, 4 * items);
+    CHECK(bloom::to_bytes(loaded) == bloom::to_bytes(grown));
+}
+
+TEST_CASE("a moved-from scalable filter with no stage saves, loads and grows again", "[serialization]") {
+    bloom::scalable_bloom_filter<std::uint64_t> original(10, 0.01);
+    original.insert(std::uint64_t{1});
+    const auto taken = std::move(original);
+    const auto bytes = bloom::to_bytes(original); // NOLINT(bugprone-use-after-move): the moved-from state
+    auto loaded = bloom::from_bytes<bloom::scalable_bloom_filter<std::uint64_t>>(bytes.data(), bytes.size());
+    CHECK(loaded.stage_count() == 0);
+    CHECK(loaded.insert(std::uint64_t{5}));
+    CHECK(loaded.contains(std::uint64_t{5}));
+    CHECK(taken.contains(std::uint64_t{1}));
+}
+
+TEST_CASE("concurrent filters save as snapshots of their plain layout and load back", "[serialization]") {
+    bloom::concurrent_bloom_filter<std::uint64_t> classic(2000, 0.01);
+    bloom::concurrent_blocked_bloom_filter<std::uint64_t> blocked(2000, 0.01);
+    bloom_test::insert_keys(classic, 0, 2000);
+    bloom_test::insert_keys(blocked, 0, 2000);
+    CHECK(bloom::to_bytes(classic) == bloom::to_bytes(classic.to_plain()));
+    CHECK(bloom::to_bytes(blocked) == bloom::to_bytes(blocked.to_plain()));
+    const auto bytes = bloom::to_bytes(blocked);
+    const auto loaded =
+        bloom::from_bytes<bloom::concurrent_blocked_bloom_filter<std::uint64_t>>(bytes.data(), bytes.size());
+    CHECK(loaded.to_plain() == blocked.to_plain());
+    const auto plain =
+        bloom::from_bytes<bloom::blocked_bloom_filter<std::uint64_t>>(bytes.data(), bytes.size());
+    CHECK(plain == blocked.to_plain());
+}
+
+TEST_CASE("records follow one another in a stream", "[serialization]") {
+    const auto first = make_filled<bloom::bloom_filter<std::string>>(100);
+    const auto second = make_filled<bloom::blocked_bloom_filter<std::uint64_t>>(200);
+    std::stringstream stream;
+    bloom::save(first, stream);
+    bloom::save(second, stream);
+    CHECK(bloom::load<bloom::bloom_filter<std::string>>(stream) == first);
+    CHECK(bloom::load<bloom::blocked_bloom_filter<std::uint64_t>>(stream) == second);
+    CHECK(stream.peek() == std::char_traits<char>::eof());
+}
+
+TEST_CASE("a record's bytes are those docs/FORMAT.md describes", "[serialization][format]") {
+    bloom::bloom_filter<std::string> filter(100, 0.01, 0x0102030405060708ULL);
+    bloom_test::insert_keys(filter, 0, 60);
+    const std::vector<std::byte> bytes = bloom::to_bytes(filter);
+    const std::size_t words = (filter.bit_count() + 63) / 64;
+    REQUIRE(bytes.size() == 128 + 8 * words + 8);
+
+    const unsigned char magic[8] = {0x89, 'B', 'L', 'O', 'O', 'M', '\r', '\n'};
+    CHECK(std::memcmp(bytes.data(), magic, 8) == 0);
+    CHECK(le(bytes, 8, 2) == 1);                      // format version
+    CHECK(le(bytes, 10, 1) == 1);                     // kind: classic
+    CHECK(le(bytes, 11, 1) == 0);                     // counter bits
+    CHECK(le(bytes, 12, 4) == filter.hash_count());   // k
+    CHECK(le(bytes, 16, 8) == 0x5858483300000001ULL); // hasher id: "XXH3", strings
+    CHECK(le(bytes, 24, 8) == 0x0102030405060708ULL); // seed
+    CHECK(le(bytes, 32, 8) == filter.bit_count());    // m
+    CHECK(le(bytes, 40, 8) == 100);                   // expected items
+    CHECK(le(bytes, 48, 8) == double_bits(0.01));     // target rate, IEEE-754 binary64
+    CHECK(le(bytes, 56, 8) == filter.item_count());   // items
+    CHECK(le(bytes, 64, 8) == 8 * words);             // payload bytes
+    CHECK(le(bytes, 72, 8) == xxh3(bytes, 0, 72));    // header checksum
+    for (std::size_t i = 80; i < 128; ++i) {          // reserved
+        CHECK(std::to_integer<int>(bytes[i]) == 0);
+    }
+    for (std::size_t i = 0; i < words; ++i) {
+        CHECK(le(bytes, 128 + 8 * i, 8) == filter.data()[i]); // words, little-endian
+    }
+    const std::size_t covered = 128 + 8 * words;
+    CHECK(le(bytes, covered, 8) == xxh3(bytes, 0, covered)); // record checksum
+
+    SECTION("the kind, counter width and hasher id of the other kinds") {
+        const auto blocked = bloom::to_bytes(bloom::blocked_bloom_filter<std::uint64_t>(100, 0.01));
+        CHECK(le(blocked, 10, 1) == 2);
+        CHECK(le(blocked, 12, 4) == 8);
+        CHECK(le(blocked, 16, 8) == 0x5858483300000108ULL); // integers, widened to 8 bytes
+        const auto counting =
+            bloom::to_bytes(bloom::counting_bloom_filter<int, bloom::hash<int>, 8>(100, 0.01));
+        CHECK(le(counting, 10, 1) == 3);
+        CHECK(le(counting, 11, 1) == 8);
+        const auto scalable = bloom::to_bytes(bloom::scalable_bloom_filter<double>(100, 0.01, 7, 3.0, 0.25));
+        CHECK(le(scalable, 10, 1) == 4);
+        CHECK(le(scalable, 16, 8) == 0x5858483300000208ULL); // double
+        CHECK(le(scalable, 128, 8) == double_bits(3.0));     // growth factor
+        CHECK(le(scalable, 136, 8) == double_bits(0.25));    // tightening ratio
+        CHECK(le(scalable, 144, 8) == 1);                    // stages
+        CHECK(le(scalable, 152 + 10, 1) == 1);               // stage 0: a classic record
+    }
+}
+
+TEST_CASE("the file bytes do not depend on the host's byte order", "[serialization][format]") {
+    // A big-endian host holds each word's bytes reversed. Reverse them here and tell the writer the words
+    // are big-endian: it runs the code a big-endian host runs, and must produce the same file.
+    auto filter =
+        make_filled<bloom::counting_bloom_filter<std::uint64_t, bloom::hash<std::uint64_t>, 4>>(500);
+    const std::vector<std::byte> native = bloom::to_bytes(filter);
+    auto flipped = filter;
+    std::uint64_t* words = bloom::detail::filter_access::words(flipped);
+    for (std::size_t i = 0; i < flipped.word_count(); ++i) {
+        words[i] = bloom::detail::byte_swap(words[i]);
+    }
+    std::vector<std::byte> from_big_endian;
+    const auto sink = [&](const unsigned char* data, std::size_t size) {
+        const auto* first = reinterpret_cast<const std::byte*>(data);
+        from_big_endian.insert(from_big_endian.end(), first, first + size);
+    };
+    bloom::detail::write_record(sink, flipped, bloom::detail::word_order::big);
+    CHECK(from_big_endian == native);
+
+    // And reading the file as a big-endian host gives it back its reversed words.
+    using filter_type = decltype(filter);
+    const filter_type read_big = bloom::detail::read_record<filter_type>(
+        reinterpret_cast<const unsigned char*>(native.data()), native.size(), {}, {},
+        bloom::detail::word_order::big, "test");
+    REQUIRE(read_big.word_count() == flipped.word_count());
+    CHECK(std::memcmp(read_big.data(), flipped.data(), 8 * flipped.word_count()) == 0);
+}
+
+// ---- golden files: the format cannot change by accident ----
+
+namespace {
+
+const std::filesystem::path data_directory = BLOOM_TEST_DATA_DIR;
+
+std::string golden_key(int index) { return "golden-" + std::to_string(index); }
+
+bloom::bloom_filter<std::string> golden_classic() {
+    bloom::bloom_filter<std::string> filter(100, 0.01);
+    for (int i = 0; i < 100; ++i) {
+        filter.insert(golden_key(i));
+    }
+    return filter;
+}
+
+bloom::blocked_bloom_filter<std::uint64_t> golden_blocked() {
+    bloom::blocked_bloom_filter<std::uint64_t> filter(100, 0.01, 42);
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        filter.insert(i * 1000);
+    }
+    return filter;
+}
+
+using golden_counting_type = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 8>;
+golden_counting_type golden_counting() {
+    golden_counting_type filter(50, 0.01);
+    for (int i = 0; i < 50; ++i) {
+        filter.insert(golden_key(i));
+    }
+    filter.insert(golden_key(0));
+    filter.insert(golden_key(0));
+    filter.remove(golden_key(1));
+    return filter;
+}
+
+bloom::scalable_bloom_filter<std::uint64_t> golden_scalable() {
+    bloom::scalable_bloom_filter<std::uint64_t> filter(10, 0.01);
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        filter.insert(i);
+    }
+    return filter;
+}
+
+const char* const parquet_words[] = {"hello", "parquet", "bloom", "filter"};
+
+/// Parquet's on-disk Bloom filter block (also a seed of the fuzzer's corpus).
+bloom::parquet::split_block_filter<std::string> golden_parquet() {
+    bloom::parquet::split_block_filter<std::string> filter(1024);
+    for (const char* word : parquet_words) {
+        filter.insert(word);
+    }
+    return filter;
+}
+
+} // namespace
+
+TEST_CASE("write the golden files (run by hand after a deliberate format change)", "[.write-golden]") {
+    bloom::save_file(golden_classic(), data_directory / "classic_string.bloom");
+    bloom::save_file(golden_blocked(), data_directory / "blocked_u64.bloom");
+    bloom::save_file(golden_counting(), data_directory / "counting8_string.bloom");
+    bloom::save_file(golden_scalable(), data_directory / "scalable_u64.bloom");
+    const auto parquet = golden_parquet().write();
+    std::ofstream(data_directory / "parquet_1024.sbbf", std::ios::binary)
+        .write(reinterpret_cast<const char*>(parquet.data()), static_cast<std::streamsize>(parquet.size()));
+}
+
+TEST_CASE("the golden files load, answer as saved, and save back to the same bytes",
+          "[serialization][golden]") {
+    SECTION("classic") {
+        const auto path = data_directory / "classic_string.bloom";
+        const auto loaded = bloom::load_file<bloom::bloom_filter<std::string>>(path);
+        for (int i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(golden_key(i)));
+        }
+        CHECK(loaded.item_count() == 100);
+        CHECK(loaded == golden_classic());
+        CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("blocked") {
+        const auto path = data_directory / "blocked_u64.bloom";
+        const auto loaded = bloom::load_file<bloom::blocked_bloom_filter<std::uint64_t>>(path);
+        for (std::uint64_t i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(i * 1000));
+        }
+        CHECK(loaded.seed() == 42);
+        CHECK(loaded == golden_blocked());
+        CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("counting") {
+        const auto path = data_directory / "counting8_string.bloom";
+        const auto loaded = bloom::load_file<golden_counting_type>(path);
+        CHECK(loaded.count(golden_key(0)) >= 3);
+        CHECK(loaded.contains(golden_key(2)));
+        CHECK(loaded == golden_counting());
+        CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("scalable") {
+        const auto path = data_directory / "scalable_u64.bloom";
+        const auto loaded = bloom::load_file<bloom::scalable_bloom_filter<std::uint64_t>>(path);
+        for (std::uint64_t i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(i));
+        }
+        CHECK(loaded.stage_count() == golden_scalable().stage_count());
+        CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("Parquet") {
+        const auto bytes = read_file_bytes(data_directory / "parquet_1024.sbbf");
+        const auto loaded = bloom::parquet::split_block_filter<std::string>::read(bytes.data(), bytes.size());
+        for (const char* word : parquet_words) {
+            CHECK(loaded.contains(word));
+        }
+        CHECK(loaded.num_bytes() == 1024);
+        CHECK(loaded.write() == bytes);
+    }
+}
+
+// ---- bad input is harmless ----
+
+TEST_CASE("every truncation of every kind's record throws format_error", "[serialization][malformed]") {
+    const std::vector<std::vector<std::byte>> records = {
+        bloom::to_bytes(make_filled<bloom::bloom_filter<std::string>>(40)),
+        bloom::to_bytes(make_filled<bloom::blocked_bloom_filter<std::string>>(40)),
+        bloom::to_bytes(make_filled<bloom::counting_bloom_filter<std::string>>(40)),
+        bloom::to_bytes(make_scalable<std::string>(300)),
+    };
+    for (std::size_t kind = 0; kind < records.size(); ++kind) {
+        const auto& record = records[kind];
+        for (std::size_t size = 0; size < record.size(); ++size) {
+            INFO("kind " << kind << ", " << size << " of " << record.size() << " bytes");
+            // Each loader gets an exact-size copy, so reading past `size` is caught by the sanitizers.
+            const std::vector<std::byte> prefix(record.begin(),
+                                                record.begin() + static_cast<std::ptrdiff_t>(size));
+            const auto try_load = [&] {
+                switch (kind) {
+                case 0:
+                    return (void)bloom::from_bytes<bloom::bloom_filter<std::string>>(prefix.data(), size);
+                case 1:
+                    return (void)bloom::from_bytes<bloom::blocked_bloom_filter<std::string>>(prefix.data(),
+                                                                                             size);
+                case 2:
+                    return (void)bloom::from_bytes<bloom::counting_bloom_filter<std::string>>(prefix.data(),
+                                                                                              size);
+                default:
+                    return (void)bloom::from_bytes<bloom::scalable_bloom_filter<std::string>>(prefix.data(),
+                                                                                              size);
+                }
+            };
+            CHECK_THROWS_AS(try_load(), bloom::format_error);
+            std::stringstream stream(std::string(reinterpret_cast<const char*>(prefix.data()), size));
+            if (kind == 0) {
+                CHECK_THROWS_AS((void)bloom::load<bloom::bloom_filter<std::string>>(stream),
+                                bloom::format_error);
+            }
+        }
+    }
+}
+
+TEST_CASE("every flipped bit of a record is detected", "[serialization][malformed]") {
+    const auto record = bloom::to_bytes(make_filled<bloom::blocked_bloom_filter<std::uint64_t>>(30));
+    for (std::size_t bit = 0; bit < 8 * record.size(); ++bit) {
+        auto corrupt = record;
+        corrupt[bit / 8] ^= static_cast<std::byte>(1u << (bit % 8));
+        INFO("bit " << bit);
+        CHECK_THROWS_AS((void)bloom::from_bytes<bloom::blocked_bloom_filter<std::uint64_t>>(corrupt.data(),
+                                                                                            corrupt.size()),
+                        bloom::format_error);
+    }
+}
+
+TEST_CASE("malformed records throw format_error naming the problem", "[serialization][malformed]") {
+    using classic = bloom::bloom_filter<std::string>;
+    const auto original = bloom::to_bytes(make_filled<classic>(50));
+    const auto load = [](const std::vector<std::byte>& bytes) {
+        return format_error_of([&] { (void)bloom::from_bytes<classic>(bytes.data(), bytes.size()); });
+    };
+    const auto contains = [](const std::string& message, const std::string& part) {
+        INFO("message: " << message << "\nexpected: " << part);
+        CHECK(message.find(part) != std::string::npos);
+    };
+
+    SECTION("wrong magic") {
+        auto bytes = original;
+        bytes[1] = std::byte{'X'};
+        contains(load(bytes), "magic");
+    }
+    SECTION("unknown version") {
+        auto bytes = original;
+        put_le(bytes, 8, 2, 2);
+        reseal(bytes);
+        contains(load(bytes), "version 2");
+    }
+    SECTION("unknown kind") {
+        auto bytes = original;
+        bytes[10] = std::byte{9};
+        reseal(bytes);
+        contains(load(bytes), "kind 9");
+    }
+    SECTION("another kind") {
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::blocked_bloom_filter<std::string>>(original.data(),
+                                                                                       original.size());
+                 }),
+                 "not a blocked one");
+    }
+    SECTION("another hasher") {
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::bloom_filter<std::uint64_t>>(original.data(),
+                                                                                 original.size());
+                 }),
+                 "hasher id");
+    }
+    SECTION("a corrupt header") {
+        auto bytes = original;
+        bytes[40] ^= std::byte{1};
+        contains(load(bytes), "header checksum");
+    }
+    SECTION("a corrupt payload") {
+        auto bytes = original;
+        bytes[130] ^= std::byte{1};
+        contains(load(bytes), "checksum mismatch");
+    }
+    SECTION("non-zero reserved bytes") {
+        auto bytes = original;
+        bytes[100] = std::byte{1};
+        reseal(bytes);
+        contains(load(bytes), "reserved");
+    }
+    SECTION("trailing bytes") {
+        auto bytes = original;
+        bytes.push_back(std::byte{0});
+        contains(load(bytes), "1 bytes follow");
+    }
+    SECTION("a payload that does not match the bit count") {
+        auto bytes = original;
+        put_le(bytes, 32, le(bytes, 32, 8) + 64, 8);
+        reseal(bytes);
+        contains(load(bytes), "does not match");
+    }
+    SECTION("bits set past the bit count") {
+        bloom::bloom_filter<std::string> odd(bloom::filter_geometry{100, 3});
+        auto bytes = bloom::to_bytes(odd);
+        bytes[128 + 15] = std::byte{0x80}; // bit 127 of 100
+        reseal(bytes);
+        contains(load(bytes), "past bit_count");
+    }
+    SECTION("zero or absurd hash counts") {
+        auto bytes = original;
+        put_le(bytes, 12, 0, 4);
+        reseal(bytes);
+        contains(load(bytes), "hash_count 0");
+        put_le(bytes, 12, 0xffffffff, 4);
+        reseal(bytes);
+        contains(load(bytes), "hash_count 4294967295");
+    }
+    SECTION("a blocked record of partial blocks") {
+        bloom::blocked_bloom_filter<std::string> blocked(100, 0.01);
+        auto bytes = bloom::to_bytes(blocked);
+        put_le(bytes, 32, le(bytes, 32, 8) - 1, 8);
+        reseal(bytes);
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::blocked_bloom_filter<std::string>>(bytes.data(),
+                                                                                       bytes.size());
+                 }),
+                 "multiple of 512");
+    }
+    SECTION("counters of another width") {
+        const auto bytes = bloom::to_bytes(bloom::counting_bloom_filter<int, bloom::hash<int>, 8>(10, 0.01));
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::counting_bloom_filter<int, bloom::hash<int>, 4>>(
+                         bytes.data(), bytes.size());
+                 }),
+                 "8-bit counters");
+    }
+    SECTION("a scalable record with more stages than its payload holds") {
+        auto bytes = bloom::to_bytes(bloom::scalable_bloom_filter<int>(10, 0.01));
+        put_le(bytes, 144, std::uint64_t{1} << 60, 8);
+        reseal(bytes);
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::scalable_bloom_filter<int>>(bytes.data(), bytes.size());
+                 }),
+                 "stage count");
+    }
+    SECTION("a scalable record with invalid parameters") {
+        auto bytes = bloom::to_bytes(bloom::scalable_bloom_filter<int>(10, 0.01));
+        put_le(bytes, 136, double_bits(1.5), 8); // tightening ratio outside (0, 1)
+        reseal(bytes);
+        contains(format_error_of([&] {
+                     (void)bloom::from_bytes<bloom::scalable_bloom_filter<int>>(bytes.data(), bytes.size());
+                 }),
+                 "tightening_ratio");
+    }
+}
+
+TEST_CASE("a record that promises more than the input holds allocates nothing",
+          "[serialization][malformed]") {
+    // A 40-byte file cannot even hold a header; a whole header claiming 2^60 bits with nothing behind it
+    // must fail before the filter allocates its words.
+    using counted = bloom::bloom_filter<std::string, bloom::hash<std::string>,
+                                        bloom_test::counting_allocator<std::uint64_t>>;
+    bloom_test::allocation_stats stats;
+    const bloom_test::counting_allocator<std::uint64_t> allocator(&stats);
+    auto bytes = bloom::to_bytes(bloom::bloom_filter<std::string>(10, 0.01));
+    put_le(bytes, 32, std::uint64_t{1} << 60, 8);
+    put_le(bytes, 64, std::uint64_t{1} << 57, 8);
+    reseal(bytes);
+    const std::vector<std::byte> forty(bytes.begin(), bytes.begin() + 40);
+    const std::string short_message =
+        format_error_of([&] { (void)bloom::from_bytes<counted>(forty.data(), forty.size(), {}, allocator); });
+    CHECK(short_message.find("truncated") != std::string::npos);
+    const std::string long_message =
+        format_error_of([&] { (void)bloom::from_bytes<counted>(bytes.data(), bytes.size(), {}, allocator); });
+    CHECK(long_message.find("truncated") != std::string::npos);
+    std::stringstream stream(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    CHECK_THROWS_AS((void)bloom::load<counted>(stream, {}, allocator), bloom::format_error);
+    CHECK(stats.allocations == 0);
+
+    // A well-formed record allocates the words it carries, once.
+    const auto good = bloom::to_bytes(bloom::bloom_filter<std::string>(1000, 0.01));
+    (void)bloom::from_bytes<counted>(good.data(), good.size(), {}, allocator);
+    CHECK(stats.largest_bytes == good.size() - 136);
+}
+
+TEST_CASE("load_file names the file; save_file replaces files atomically", "[serialization][file]") {
+    scratch_directory directory;
+    const auto path = directory.path() / "filter.bloom";
+    using classic = bloom::bloom_filter<std::string>;
+
+    SECTION("a missing file is a filesystem_error naming it") {
+        try {
+            (void)bloom::load_file<classic>(path);
+            FAIL("expected std::filesystem::filesystem_error");
+        } catch (const std::filesystem::filesystem_error& error) {
+            CHECK(error.path1() == path);
+        }
+    }
+    SECTION("a malformed file is a format_error naming it") {
+        std::ofstream(path) << "not a filter";
+        const std::string message = format_error_of([&] { (void)bloom::load_file<classic>(path); });
+        CHECK(message.find(path.string()) != std::string::npos);
+        CHECK(message.find("truncated") != std::string::npos);
+    }
+    SECTION("an empty file is a format_error") {
+        std::ofstream{path};
+        CHECK_THROWS_AS((void)bloom::load_file<classic>(path), bloom::format_error);
+    }
+    SECTION("a failed save leaves the previous file intact and no temporary file") {
+        const auto previous = make_filled<classic>(100);
+        bloom::save_file(previous, path);
+        const auto before = read_file_bytes(path);
+        // A hash count the format refuses fails in the middle of save_file, after the temporary exists.
+        const classic refused(bloom::filter_geometry{1024, 5000});
+        CHECK_THROWS_AS(bloom::save_file(refused, path), std::invalid_argument);
+        CHECK(read_file_bytes(path) == before);
+        CHECK(directory.entry_count() == 1);
+        // A directory that does not exist is a filesystem_error.
+        CHECK_THROWS_AS(bloom::save_file(previous, directory.path() / "missing" / "filter.bloom"),
+                        std::filesystem::filesystem_error);
+    }
+    SECTION("replacing a file keeps its permissions") {
+        bloom::save_file(make_filled<classic>(10), path);
+        std::filesystem::permissions(path, std::filesystem::perms::owner_read |
+                                               std::filesystem::perms::owner_write |
+                                               std::filesystem::perms::group_read);
+        bloom::save_file(make_filled<classic>(20), path);
+        CHECK(std::filesystem::status(path).permissions() ==
+              (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+               std::filesystem::perms::group_read));
+        CHECK(bloom::load_file<classic>(path).item_count() == 20);
+    }
+}
+
+namespace {
+
+/// A hasher with state: a salt mixed into every hash. Its id says which function it is; the salt is the
+/// caller's to pass back when loading.
+struct salted_hasher {
+    static constexpr std::uint64_t format_id = 0x73616c7465640001ULL;
+    std::uint64_t salt = 0;
+    std::uint64_t operator()(std::uint64_t value, std::uint64_t seed) const noexcept {
+        return bloom_test::xxh3_of_le64(value ^ salt, seed);
+    }
+};
+
+} // namespace
+
+TEST_CASE("a filter with a stateful hasher loads with that hasher passed in", "[serialization]") {
+    using salted = bloom::bloom_filter<std::uint64_t, salted_hasher>;
+    salted original(1000, 0.01, bloom::default_seed, salted_hasher{0xfeed});
+    bloom_test::insert_keys(original, 0, 1000);
+    const auto bytes = bloom::to_bytes(original);
+    CHECK(le(bytes, 16, 8) == salted_hasher::format_id);
+    const salted loaded = bloom::from_bytes<salted>(bytes.data(), bytes.size(), salted_hasher{0xfeed});
+    CHECK(loaded.hash_function().salt == 0xfeed);
+    require_same_answers(original, loaded, 1000);
+    // The default hasher of the same key type has another id: the file refuses to load into it.
+    CHECK_THROWS_AS((void)bloom::from_bytes<bloom::bloom_filter<std::uint64_t>>(bytes.data(), bytes.size()),
+                    bloom::format_error);
+}
+
+TEST_CASE("filters of other key types round-trip, and keys of one family share an id", "[serialization]") {
+    bloom::bloom_filter<double> doubles(100, 0.01);
+    bloom::blocked_bloom_filter<std::int32_t> ints(100, 0.01);
+    bloom::counting_bloom_filter<std::vector<std::uint8_t>> byte_strings(100, 0.01);
+    for (int i = 0; i < 100; ++i) {
+        doubles.insert(i * 0.5);
+        ints.insert(-i);
+        byte_strings.insert(std::vector<std::uint8_t>{static_cast<std::uint8_t>(i), 1, 2});
+    }
+    const auto double_bytes = bloom::to_bytes(doubles);
+    const auto int_bytes = bloom::to_bytes(ints);
+    const auto vector_bytes = bloom::to_bytes(byte_strings);
+    CHECK(bloom::from_bytes<bloom::bloom_filter<double>>(double_bytes.data(), double_bytes.size()) ==
+          doubles);
+    CHECK(le(vector_bytes, 16, 8) == 0x5858483300001101ULL);
+    const auto vectors_back = bloom::from_bytes<bloom::counting_bloom_filter<std::vector<std::uint8_t>>>(
+        vector_bytes.data(), vector_bytes.size());
+    CHECK(vectors_back == byte_strings);
+    // std::int32_t and std::int64_t keys hash alike (widened to 64 bits), so the file loads as either.
+    const auto wide =
+        bloom::from_bytes<bloom::blocked_bloom_filter<std::int64_t>>(int_bytes.data(), int_bytes.size());
+    for (int i = 0; i < 100; ++i) {
+        CHECK(wide.contains(std::int64_t{-i}));
+    }
+    CHECK_THROWS_AS(
+        (void)bloom::from_bytes<bloom::blocked_bloom_filter<float>>(int_bytes.data(), int_bytes.size()),
+        bloom::format_error);
+}
+
+TEST_CASE("inspect reads a record's header without loading it", "[serialization]") {
+    const auto counting =
+        make_filled<bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 16>>(300);
+    const auto bytes = bloom::to_bytes(counting);
+    const bloom::saved_filter_info info = bloom::inspect(bytes.data(), bytes.size());
+    CHECK(info.kind == bloom::filter_kind::counting);
+    CHECK(std::string(bloom::to_string(info.kind)) == "counting");
+    CHECK(info.counter_bits == 16);
+    CHECK(info.hash_count == counting.hash_count());
+    CHECK(info.hasher_id == bloom::hash<std::string>::format_id);
+    CHECK(info.seed == counting.seed());
+    CHECK(info.bit_count == counting.counter_count());
+    CHECK(info.expected_items == 300);
+    CHECK(info.target_false_positive_rate == 0.01);
+    CHECK(info.item_count == counting.item_count());
+    CHECK(info.record_bytes == bytes.size());
+    CHECK(bloom::inspect(bytes.data(), bytes.size() + 0).kind == bloom::filter_kind::counting);
+    CHECK_THROWS_AS(bloom::inspect(bytes.data(), bytes.size() - 1), bloom::format_error);
+    const auto scalable = bloom::to_bytes(make_scalable<std::uint64_t>(100));
+    CHECK(bloom::inspect(scalable.data(), scalable.size()).kind == bloom::filter_kind::scalable);
+}
