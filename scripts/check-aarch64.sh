@@ -12,7 +12,8 @@ bash scripts/install-deps.sh g++-aarch64-linux-gnu qemu-user libxxhash-dev catch
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-flags=(-std=c++17 -O2 -static -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Iinclude -Itests)
+flags=(-std=c++17 -O2 -static -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -Iinclude -Itests
+    "-DBLOOM_TEST_DATA_DIR=\"$PWD/tests/data\"")
 # The same sources the CMake build globs: tests/*_test.cpp and the Catch2 v2 main. One object per
 # source, two at a time, so a 2-core machine stays responsive.
 objects=()

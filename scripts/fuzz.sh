@@ -5,7 +5,8 @@
 #   bash scripts/fuzz.sh                         # 60 seconds (what CI runs)
 #   BLOOM_FUZZ_SECONDS=3600 bash scripts/fuzz.sh # longer; the corpus grows in build/fuzz/corpus
 # A crash leaves its input in build/fuzz/ (crash-*, leak-*, timeout-*, oom-*); reproduce it with
-# `build/fuzz/load_fuzzer build/fuzz/crash-...` and add it to the malformed-input tests.
+# `build/fuzz/load_fuzzer build/fuzz/crash-...`, add a unit test for it, and keep the input in
+# tests/fuzz/regressions/, which every run replays first.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -20,6 +21,6 @@ clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-reco
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Iinclude tests/fuzz/load_fuzzer.cpp -o "$out/load_fuzzer"
 
 # -rss_limit_mb: a loader may allocate only what the input holds; inputs are at most -max_len bytes.
-"$out/load_fuzzer" "$out/corpus" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=1024 \
+"$out/load_fuzzer" "$out/corpus" tests/fuzz/regressions -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=1024 \
     -artifact_prefix="$out/" -print_final_stats=1
 echo "fuzz: no findings in ${seconds}s"

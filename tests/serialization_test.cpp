@@ -125,12 +125,7 @@ bloom::scalable_bloom_filter<T> make_scalable(std::uint64_t items) {
 /// Both filters answer every key of [0, 2 * items) alike and hold the same counts and parameters.
 template <class Filter, class Other>
 void require_same_answers(const Filter& original, const Other& loaded, std::uint64_t items) {
-    using T = typename Filter::value_type;
-    std::uint64_t disagreements = 0;
-    for (std::uint64_t i = 0; i < 2 * items; ++i) {
-        disagreements += original.contains(key<T>(i)) != loaded.contains(key<T>(i)) ? 1 : 0;
-    }
-    CHECK(disagreements == 0);
+    CHECK(bloom_test::count_disagreements(original, loaded, 0, 2 * items) == 0);
     CHECK(loaded.item_count() == original.item_count());
     CHECK(loaded.seed() == original.seed());
     CHECK(loaded.target_false_positive_rate() == original.target_false_positive_rate());
@@ -602,6 +597,14 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
                          bytes.data(), bytes.size());
                  }),
                  "8-bit counters");
+    }
+    SECTION("a counter count whose storage overflows 64 bits") {
+        using counting16 = bloom::counting_bloom_filter<int, bloom::hash<int>, 16>;
+        auto bytes = bloom::to_bytes(counting16(10, 0.01));
+        put_le(bytes, 32, std::uint64_t{1} << 62, 8); // 2^62 counters of 16 bits: 2^66 bits
+        reseal(bytes);
+        contains(format_error_of([&] { (void)bloom::from_bytes<counting16>(bytes.data(), bytes.size()); }),
+                 "overflows");
     }
     SECTION("a scalable record with more stages than its payload holds") {
         auto bytes = bloom::to_bytes(bloom::scalable_bloom_filter<int>(10, 0.01));

@@ -216,6 +216,19 @@ std::uint64_t count_found(const Filter& filter, std::uint64_t first, std::uint64
     return found;
 }
 
+/// How many keys of indices [first, last) the two filters (or views) answer differently.
+template <class Left, class Right, class Family = family_for_t<typename Left::value_type>>
+std::uint64_t count_disagreements(const Left& left, const Right& right, std::uint64_t first,
+                                  std::uint64_t last, const Family& keys = {}) {
+    typename Family::key_type value{};
+    std::uint64_t disagreements = 0;
+    for (std::uint64_t i = first; i < last; ++i) {
+        keys.write(i, value);
+        disagreements += left.contains(value) != right.contains(value) ? 1 : 0;
+    }
+    return disagreements;
+}
+
 /// Number of set bits in the filter's words, counted here.
 template <class Filter>
 std::uint64_t set_bits(const Filter& filter) {

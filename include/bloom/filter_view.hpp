@@ -44,11 +44,21 @@ enum class checksum { verify, skip };
 
 namespace detail {
 
-/// What both views share: the checked header, the payload's address and the hasher.
-template <class Hasher>
+/// What both views share: the checked header, the payload's address, the hasher, and bulk lookups
+/// through the view's own contains (View is the derived view).
+template <class View, class Hasher>
 class filter_view_base {
   public:
     using hasher = Hasher;
+
+    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = static_cast<const View&>(*this).contains(*first);
+        }
+        return out;
+    }
 
     /// m, the number of bits.
     [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_header.bit_count; }
@@ -123,10 +133,11 @@ class filter_view_base {
 /// A read-only classic filter over a saved record in borrowed memory: the same answers as the saved
 /// bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class bloom_filter_view : public detail::filter_view_base<Hasher> {
-    using base = detail::filter_view_base<Hasher>;
+class bloom_filter_view : public detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher> {
+    using base = detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher>;
 
   public:
+    using base::contains;
     /// The type of the items.
     using value_type = T;
 
@@ -151,15 +162,6 @@ class bloom_filter_view : public detail::filter_view_base<Hasher> {
                                         this->hash_of(value));
     }
 
-    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        for (; first != last; ++first, ++out) {
-            *out = contains(*first);
-        }
-        return out;
-    }
-
     /// The formula's rate at item_count(). 0 when empty.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
         return detail::unchecked_false_positive_rate(this->m_header.bit_count, this->m_header.hash_count,
@@ -170,10 +172,12 @@ class bloom_filter_view : public detail::filter_view_base<Hasher> {
 /// A read-only blocked filter over a saved record in borrowed memory: the same answers as the saved
 /// blocked_bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class blocked_bloom_filter_view : public detail::filter_view_base<Hasher> {
-    using base = detail::filter_view_base<Hasher>;
+class blocked_bloom_filter_view
+    : public detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher> {
+    using base = detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher>;
 
   public:
+    using base::contains;
     /// The type of the items.
     using value_type = T;
 
@@ -215,15 +219,6 @@ class blocked_bloom_filter_view : public detail::filter_view_base<Hasher> {
             block[i] = words[static_cast<std::size_t>(first_word) + i];
         }
         return detail::block_contains(block, detail::block_pattern(hash));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        for (; first != last; ++first, ++out) {
-            *out = contains(*first);
-        }
-        return out;
     }
 
     /// The blocked formula's rate at item_count(). 0 when empty.

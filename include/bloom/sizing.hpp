@@ -188,6 +188,9 @@ inline void check_block_bits(const char* where, std::uint64_t bit_count) {
 // in the block, each of the query's eight bits (one per 64-bit word) is set with probability
 // 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
 inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
+    if (items == 0 || bit_count < block_bits) {
+        return 0.0; // an empty filter (log(lambda) below would be -inf and the sum NaN)
+    }
     const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
     const double log_miss = std::log1p(-1.0 / 64.0);
     if (lambda > 4096.0) {
@@ -213,14 +216,14 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
     for (double i = mode;; ++i) {
         const double t = term(i);
         sum += t;
-        if (i > lambda && t <= sum * 1e-17) {
+        if (i > lambda && !(t > sum * 1e-17)) {
             break;
         }
     }
     for (double i = mode - 1.0; i >= 1.0; --i) {
         const double t = term(i);
         sum += t;
-        if (t <= sum * 1e-17) {
+        if (!(t > sum * 1e-17)) {
             break;
         }
     }
