@@ -33,7 +33,8 @@ python3 scripts/check_conan_recipe.py "$version"
 echo "== 3. vcpkg port, replayed with CMake"
 prefix="$work/installed"
 cmake -S . -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DBLOOM_BUILD_TESTS=OFF -DBLOOM_BUILD_EXAMPLES=OFF -DBLOOM_BUILD_BENCHMARKS=OFF -DBLOOM_INSTALL=ON >/dev/null
+    -DBLOOM_BUILD_TESTS=OFF -DBLOOM_BUILD_EXAMPLES=OFF -DBLOOM_BUILD_BENCHMARKS=OFF -DBLOOM_BUILD_TOOLS=OFF \
+    -DBLOOM_INSTALL=ON >/dev/null
 cmake --build "$work/build"
 cmake --install "$work/build" >/dev/null
 python3 - "$prefix" <<'EOF'

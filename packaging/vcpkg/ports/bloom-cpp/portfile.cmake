@@ -17,6 +17,7 @@ vcpkg_cmake_configure(
         -DBLOOM_BUILD_TESTS=OFF
         -DBLOOM_BUILD_EXAMPLES=OFF
         -DBLOOM_BUILD_BENCHMARKS=OFF
+        -DBLOOM_BUILD_TOOLS=OFF
         -DBLOOM_INSTALL=ON
 )
 vcpkg_cmake_install()
