@@ -7,6 +7,10 @@
 // a false negative); measures its rate on 1,000,000 addresses it never saw, next to the formula's; measures
 // the memory a std::unordered_set of the same strings takes; and shows how the rate falls as each item
 // gets more bits.
+//
+// smoke-test:
+
+#include "support/example_support.hpp"
 
 #include <bloom/bloom.hpp>
 #include <cstddef>
@@ -21,19 +25,10 @@
 
 namespace {
 
-std::string email(std::uint64_t number) { return "user-" + std::to_string(number) + "@example.com"; }
+using example_support::grouped;
+using example_support::mebibytes;
 
-std::string grouped(std::uint64_t value) {
-    const std::string digits = std::to_string(value);
-    std::string text;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i != 0 && (digits.size() - i) % 3 == 0) {
-            text += ',';
-        }
-        text += digits[i];
-    }
-    return text;
-}
+std::string email(std::uint64_t number) { return "user-" + std::to_string(number) + "@example.com"; }
 
 /// Share of the addresses numbered [first, first + count) that `filter` reports as present.
 double measured_rate(const bloom::bloom_filter<std::string>& filter, std::uint64_t first,
@@ -103,8 +98,8 @@ int main() {
     std::printf("A Bloom filter for %s strings at a 1%% false-positive rate\n", grouped(item_count).c_str());
     std::printf("  bits (m)         %s\n", grouped(filter.bit_count()).c_str());
     std::printf("  hashes (k)       %u\n", filter.hash_count());
-    std::printf("  memory           %s bytes (%.2f MiB)\n", grouped(filter.memory_bytes()).c_str(),
-                static_cast<double>(filter.memory_bytes()) / (1024.0 * 1024.0));
+    std::printf("  memory           %s bytes (%s)\n", grouped(filter.memory_bytes()).c_str(),
+                mebibytes(filter.memory_bytes()).c_str());
     std::printf("  bits per item    %.2f\n\n",
                 static_cast<double>(filter.bit_count()) / static_cast<double>(item_count));
 
@@ -137,8 +132,8 @@ int main() {
             set.emplace(std::string_view(email(i)), allocator);
         }
         std::printf("A std::unordered_set of the same %s strings\n", grouped(set.size()).c_str());
-        std::printf("  memory           %s bytes (%.2f MiB): %.1fx the filter\n", grouped(set_bytes).c_str(),
-                    static_cast<double>(set_bytes) / (1024.0 * 1024.0),
+        std::printf("  memory           %s bytes (%s): %.1fx the filter\n", grouped(set_bytes).c_str(),
+                    mebibytes(set_bytes).c_str(),
                     static_cast<double>(set_bytes) / static_cast<double>(filter.memory_bytes()));
         std::printf("  (counted by its allocator: nodes, buckets and the strings' own buffers)\n\n");
     }

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # python3 runs the single_include.up_to_date test (scripts/amalgamate.py --check); libbenchmark-dev
-# lets the dev build compile bench/ so the benchmarks cannot rot.
-bash scripts/install-deps.sh cmake ninja-build g++ libxxhash-dev catch2 libbenchmark-dev pkg-config python3
+# lets the dev build compile bench/ so the benchmarks cannot rot; libsqlite3-dev builds the SQLite
+# examples, which run as tests.
+bash scripts/install-deps.sh cmake ninja-build g++ libxxhash-dev catch2 libbenchmark-dev libsqlite3-dev pkg-config \
+    python3
 cmake --workflow --preset dev
