@@ -19,6 +19,10 @@
 #include <type_traits>
 #include <vector>
 
+#if __cplusplus >= 202002L && __has_include(<span>)
+#    include <span>
+#endif
+
 namespace {
 
 using bloom_test::key;
@@ -782,3 +786,18 @@ TEST_CASE("inspect reads a record's header without loading it", "[serialization]
     const auto scalable = bloom::to_bytes(make_scalable<std::uint64_t>(100));
     CHECK(bloom::inspect(scalable.data(), scalable.size()).kind == bloom::filter_kind::scalable);
 }
+
+#if defined(__cpp_lib_span)
+TEST_CASE("C++20: from_bytes and the views take a std::span", "[serialization][view]") {
+    const auto filter = make_filled<bloom::blocked_bloom_filter<std::uint64_t>>(500);
+    const std::vector<std::byte> bytes = bloom::to_bytes(filter);
+    const std::span<const std::byte> span(bytes);
+    CHECK(bloom::from_bytes<bloom::blocked_bloom_filter<std::uint64_t>>(span) == filter);
+    const bloom::blocked_bloom_filter_view<std::uint64_t> view(span);
+    CHECK(bloom_test::count_disagreements(filter, view, 0, 1000) == 0);
+    scratch_directory directory;
+    bloom::save_file(filter, directory.path() / "f.bloom");
+    const bloom::mapped_file file(directory.path() / "f.bloom");
+    CHECK(file.bytes().size() == bytes.size());
+}
+#endif
