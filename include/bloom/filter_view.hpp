@@ -95,20 +95,12 @@ class filter_view_base {
                      record_kind kind, const char* where)
         : m_hasher(hash_function) {
         const auto* bytes = reinterpret_cast<const unsigned char*>(data);
-        m_header = parse_header(bytes, size, where);
-        if (record_size(m_header) != size) {
-            throw_format_error(where,
-                               std::to_string(size - record_size(m_header)) + " bytes follow the filter");
-        }
+        m_header = parse_single_record(bytes, size, where);
         std::uint64_t storage_bits = 0;
         check_bit_array_header(m_header, kind, hasher_format_id<Hasher>(), 0, where, storage_bits);
-#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
         if (check == checksum::verify) {
-            verify_record_checksum(bytes, m_header, where);
+            check_record_checksum(bytes, m_header, where);
         }
-#else
-        (void)check;
-#endif
         m_payload = bytes + record_header_bytes;
         check_padding_bits(words()[word_count() - 1], storage_bits, where);
     }

@@ -3409,6 +3409,19 @@ inline void verify_record_checksum(const unsigned char* bytes, const record_head
     }
 }
 
+/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
+/// otherwise never reach the checks behind it (the libFuzzer convention).
+inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
+                                  const char* where) {
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+    verify_record_checksum(bytes, header, where);
+#else
+    (void)bytes;
+    (void)header;
+    (void)where;
+#endif
+}
+
 [[nodiscard]] inline std::string hex(std::uint64_t value) {
     static constexpr char digits[] = "0123456789abcdef";
     std::string text = "0x";
@@ -3423,12 +3436,9 @@ inline void verify_record_checksum(const unsigned char* bytes, const record_head
     return text;
 }
 
-/// Checks what a bit-array record (classic, blocked, counting) must satisfy to load into a filter of
-/// `expected` kind whose hasher has id `hasher_id`: kind, hasher, hash count, sizes consistent with the
-/// payload, a sensible target rate. `storage_bits` receives the payload's bit count (counters times their
-/// width for a counting filter).
-inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
-                                   unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
+/// Checks that a record holds the `expected` kind of filter, saved with the hasher of id `hasher_id`.
+inline void check_kind_and_hasher(const record_header& header, record_kind expected, std::uint64_t hasher_id,
+                                  const char* where) {
     if (header.kind != expected) {
         throw_format_error(where, std::string("holds a ") + kind_name(header.kind) + " filter, not a " +
                                       kind_name(expected) + " one");
@@ -3437,6 +3447,25 @@ inline void check_bit_array_header(const record_header& header, record_kind expe
         throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
                                       ", this filter's hasher has id " + hex(hasher_id));
     }
+}
+
+/// parse_header for input that must hold exactly one record: nothing may follow it.
+[[nodiscard]] inline record_header parse_single_record(const unsigned char* bytes, std::size_t size,
+                                                       const char* where) {
+    const record_header header = parse_header(bytes, size, where);
+    if (record_size(header) != size) {
+        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
+    }
+    return header;
+}
+
+/// Checks what a bit-array record (classic, blocked, counting) must satisfy to load into a filter of
+/// `expected` kind whose hasher has id `hasher_id`: kind, hasher, hash count, sizes consistent with the
+/// payload, a sensible target rate. `storage_bits` receives the payload's bit count (counters times their
+/// width for a counting filter).
+inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
+                                   unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
+    check_kind_and_hasher(header, expected, hasher_id, where);
     if (header.counter_bits != counter_bits) {
         throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
                                       "-bit counters, this filter has " + std::to_string(counter_bits));
@@ -3544,20 +3573,12 @@ class filter_view_base {
                      record_kind kind, const char* where)
         : m_hasher(hash_function) {
         const auto* bytes = reinterpret_cast<const unsigned char*>(data);
-        m_header = parse_header(bytes, size, where);
-        if (record_size(m_header) != size) {
-            throw_format_error(where,
-                               std::to_string(size - record_size(m_header)) + " bytes follow the filter");
-        }
+        m_header = parse_single_record(bytes, size, where);
         std::uint64_t storage_bits = 0;
         check_bit_array_header(m_header, kind, hasher_format_id<Hasher>(), 0, where, storage_bits);
-#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
         if (check == checksum::verify) {
-            verify_record_checksum(bytes, m_header, where);
+            check_record_checksum(bytes, m_header, where);
         }
-#else
-        (void)check;
-#endif
         m_payload = bytes + record_header_bytes;
         check_padding_bits(words()[word_count() - 1], storage_bits, where);
     }
@@ -5108,19 +5129,6 @@ void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, 
     sink(checksum, sizeof checksum);
 }
 
-/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
-/// otherwise never reach the checks behind it (the libFuzzer convention).
-inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
-                                  const char* where) {
-#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
-    verify_record_checksum(bytes, header, where);
-#else
-    (void)bytes;
-    (void)header;
-    (void)where;
-#endif
-}
-
 /// Reads the bit-array record at `bytes` (header already parsed and its checksum checked) into a Filter.
 template <class Filter>
 [[nodiscard]] Filter
@@ -5238,14 +5246,7 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
     static filter_type read(const unsigned char* bytes, const record_header& header,
                             const Hasher& hash_function, const Allocator& allocator, word_order order,
                             const char* where) {
-        if (header.kind != kind) {
-            throw_format_error(where, std::string("holds a ") + kind_name(header.kind) +
-                                          " filter, not a scalable one");
-        }
-        if (header.hasher_id != hasher_format_id<Hasher>()) {
-            throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
-                                          ", this filter's hasher has id " + hex(hasher_format_id<Hasher>()));
-        }
+        check_kind_and_hasher(header, kind, hasher_format_id<Hasher>(), where);
         if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0) {
             throw_format_error(where, "a scalable record has counter_bits, hash_count and bit_count 0");
         }
@@ -5326,10 +5327,8 @@ read_record(const unsigned char* bytes, std::size_t size, const typename Filter:
             const typename Filter::allocator_type& allocator, word_order order, const char* where) {
     static_assert(is_recordable<Filter>::value,
                   "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
-    const record_header header = open_record(bytes, size, where);
-    if (record_size(header) != size) {
-        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
-    }
+    const record_header header = parse_single_record(bytes, size, where);
+    check_record_checksum(bytes, header, where);
     return record_traits<Filter>::read(bytes, header, hash_function, allocator, order, where);
 }
 

@@ -213,6 +213,19 @@ inline void verify_record_checksum(const unsigned char* bytes, const record_head
     }
 }
 
+/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
+/// otherwise never reach the checks behind it (the libFuzzer convention).
+inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
+                                  const char* where) {
+#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+    verify_record_checksum(bytes, header, where);
+#else
+    (void)bytes;
+    (void)header;
+    (void)where;
+#endif
+}
+
 [[nodiscard]] inline std::string hex(std::uint64_t value) {
     static constexpr char digits[] = "0123456789abcdef";
     std::string text = "0x";
@@ -227,12 +240,9 @@ inline void verify_record_checksum(const unsigned char* bytes, const record_head
     return text;
 }
 
-/// Checks what a bit-array record (classic, blocked, counting) must satisfy to load into a filter of
-/// `expected` kind whose hasher has id `hasher_id`: kind, hasher, hash count, sizes consistent with the
-/// payload, a sensible target rate. `storage_bits` receives the payload's bit count (counters times their
-/// width for a counting filter).
-inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
-                                   unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
+/// Checks that a record holds the `expected` kind of filter, saved with the hasher of id `hasher_id`.
+inline void check_kind_and_hasher(const record_header& header, record_kind expected, std::uint64_t hasher_id,
+                                  const char* where) {
     if (header.kind != expected) {
         throw_format_error(where, std::string("holds a ") + kind_name(header.kind) + " filter, not a " +
                                       kind_name(expected) + " one");
@@ -241,6 +251,25 @@ inline void check_bit_array_header(const record_header& header, record_kind expe
         throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
                                       ", this filter's hasher has id " + hex(hasher_id));
     }
+}
+
+/// parse_header for input that must hold exactly one record: nothing may follow it.
+[[nodiscard]] inline record_header parse_single_record(const unsigned char* bytes, std::size_t size,
+                                                       const char* where) {
+    const record_header header = parse_header(bytes, size, where);
+    if (record_size(header) != size) {
+        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
+    }
+    return header;
+}
+
+/// Checks what a bit-array record (classic, blocked, counting) must satisfy to load into a filter of
+/// `expected` kind whose hasher has id `hasher_id`: kind, hasher, hash count, sizes consistent with the
+/// payload, a sensible target rate. `storage_bits` receives the payload's bit count (counters times their
+/// width for a counting filter).
+inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
+                                   unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
+    check_kind_and_hasher(header, expected, hasher_id, where);
     if (header.counter_bits != counter_bits) {
         throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
                                       "-bit counters, this filter has " + std::to_string(counter_bits));

@@ -133,19 +133,6 @@ void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, 
     sink(checksum, sizeof checksum);
 }
 
-/// Checks a record's checksum unless this is a fuzzing build: a fuzzer cannot forge XXH3, and would
-/// otherwise never reach the checks behind it (the libFuzzer convention).
-inline void check_record_checksum(const unsigned char* bytes, const record_header& header,
-                                  const char* where) {
-#if !defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
-    verify_record_checksum(bytes, header, where);
-#else
-    (void)bytes;
-    (void)header;
-    (void)where;
-#endif
-}
-
 /// Reads the bit-array record at `bytes` (header already parsed and its checksum checked) into a Filter.
 template <class Filter>
 [[nodiscard]] Filter
@@ -263,14 +250,7 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
     static filter_type read(const unsigned char* bytes, const record_header& header,
                             const Hasher& hash_function, const Allocator& allocator, word_order order,
                             const char* where) {
-        if (header.kind != kind) {
-            throw_format_error(where, std::string("holds a ") + kind_name(header.kind) +
-                                          " filter, not a scalable one");
-        }
-        if (header.hasher_id != hasher_format_id<Hasher>()) {
-            throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
-                                          ", this filter's hasher has id " + hex(hasher_format_id<Hasher>()));
-        }
+        check_kind_and_hasher(header, kind, hasher_format_id<Hasher>(), where);
         if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0) {
             throw_format_error(where, "a scalable record has counter_bits, hash_count and bit_count 0");
         }
@@ -351,10 +331,8 @@ read_record(const unsigned char* bytes, std::size_t size, const typename Filter:
             const typename Filter::allocator_type& allocator, word_order order, const char* where) {
     static_assert(is_recordable<Filter>::value,
                   "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
-    const record_header header = open_record(bytes, size, where);
-    if (record_size(header) != size) {
-        throw_format_error(where, std::to_string(size - record_size(header)) + " bytes follow the filter");
-    }
+    const record_header header = parse_single_record(bytes, size, where);
+    check_record_checksum(bytes, header, where);
     return record_traits<Filter>::read(bytes, header, hash_function, allocator, order, where);
 }
 
