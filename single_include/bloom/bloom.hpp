@@ -5482,12 +5482,12 @@ load(std::istream& in, const typename Filter::hasher& hash_function = typename F
     }
     const std::size_t total =
         detail::record_header_bytes + static_cast<std::size_t>(payload_bytes) + detail::record_checksum_bytes;
-    // Reads in chunks that double from 64 KiB: the buffer never holds more than twice what arrived.
-    std::size_t chunk = std::size_t{1} << 16;
+    // Each read asks for as many bytes as have arrived (64 KiB at least), so the buffer never holds more
+    // than twice what the stream delivered.
+    constexpr std::size_t smallest_read = std::size_t{1} << 16;
     while (bytes.size() < total) {
         const std::size_t offset = bytes.size();
-        const std::size_t wanted = std::min(std::max(chunk, offset), total - offset);
-        chunk = wanted;
+        const std::size_t wanted = std::min(std::max(smallest_read, offset), total - offset);
         bytes.resize(offset + wanted);
         const std::size_t got = read(offset, wanted);
         if (got < wanted) {
