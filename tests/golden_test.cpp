@@ -20,50 +20,24 @@ namespace {
 
 // ---- the documented scheme, written again from its description ----
 
-/// MurmurHash3's fmix64.
-std::uint64_t fmix64(std::uint64_t value) {
-    value ^= value >> 33;
-    value *= 0xff51afd7ed558ccdULL;
-    value ^= value >> 33;
-    value *= 0xc4ceb9fe1a85ec53ULL;
-    value ^= value >> 33;
-    return value;
-}
+using bloom_test::reference_fmix64;
+using bloom_test::reference_multiply_high;
 
-/// The high 64 bits of the 128-bit product a * b, from 32-bit halves.
-std::uint64_t multiply_high(std::uint64_t a, std::uint64_t b) {
-    const std::uint64_t a_low = a & 0xffffffffU;
-    const std::uint64_t a_high = a >> 32;
-    const std::uint64_t b_low = b & 0xffffffffU;
-    const std::uint64_t b_high = b >> 32;
-    const std::uint64_t low_low = a_low * b_low;
-    const std::uint64_t low_high = a_low * b_high;
-    const std::uint64_t high_low = a_high * b_low;
-    const std::uint64_t middle = (low_low >> 32) + (low_high & 0xffffffffU) + (high_low & 0xffffffffU);
-    return a_high * b_high + (low_high >> 32) + (high_low >> 32) + (middle >> 32);
-}
-
-/// The k positions of an item whose 64-bit hash is `hash`: enhanced double hashing over the 64-bit ring,
-/// x = h, y = rotl(h, 32) | 1; position_i = (x * m) >> 64; x += y; y += (i + 1) * 0x9e3779b97f4a7c15.
+/// The k positions of an item whose 64-bit hash is `hash`, by the scheme of every new filter.
 std::vector<std::uint64_t> positions(std::uint64_t hash, std::uint64_t bit_count, unsigned hash_count) {
-    std::vector<std::uint64_t> result;
-    std::uint64_t x = hash;
-    std::uint64_t y = ((hash << 32) | (hash >> 32)) | 1;
-    for (unsigned i = 0; i < hash_count; ++i) {
-        result.push_back(multiply_high(x, bit_count));
-        x += y;
-        y += (i + 1) * 0x9e3779b97f4a7c15ULL;
-    }
-    return result;
+    return bloom_test::mixed_positions(hash, bit_count, hash_count);
 }
 
 /// The words of a filter of `bit_count` bits after setting the probes of every hash in `hashes`:
 /// bit i is bit i % 64 of word i / 64.
 std::vector<std::uint64_t> expected_words(const std::vector<std::uint64_t>& hashes, std::uint64_t bit_count,
-                                          unsigned hash_count) {
+                                          unsigned hash_count,
+                                          bloom::probe_scheme scheme = bloom::probe_scheme::mixed) {
     std::vector<std::uint64_t> words(static_cast<std::size_t>((bit_count + 63) / 64), 0);
     for (const std::uint64_t hash : hashes) {
-        for (const std::uint64_t position : positions(hash, bit_count, hash_count)) {
+        for (const std::uint64_t position : scheme == bloom::probe_scheme::mixed
+                                                ? positions(hash, bit_count, hash_count)
+                                                : bloom_test::legacy_positions(hash, bit_count, hash_count)) {
             words[static_cast<std::size_t>(position / 64)] |= std::uint64_t{1} << (position % 64);
         }
     }
@@ -77,8 +51,8 @@ std::vector<std::uint64_t> expected_blocked_words(const std::vector<std::uint64_
                                                   std::uint64_t block_count) {
     std::vector<std::uint64_t> words(static_cast<std::size_t>(block_count * 8), 0);
     for (const std::uint64_t hash : hashes) {
-        const std::uint64_t block = multiply_high(hash, block_count);
-        const std::uint64_t pattern = fmix64(hash);
+        const std::uint64_t block = reference_multiply_high(hash, block_count);
+        const std::uint64_t pattern = reference_fmix64(hash);
         for (unsigned i = 0; i < 8; ++i) {
             words[static_cast<std::size_t>(block * 8 + i)] |= std::uint64_t{1} << ((pattern >> (6 * i)) & 63);
         }
@@ -121,11 +95,11 @@ TEST_CASE("default_seed is pinned", "[golden]") {
 }
 
 TEST_CASE("the reference multiply_high is right", "[golden]") {
-    CHECK(multiply_high(0, 12345) == 0);
-    CHECK(multiply_high(0xffffffffffffffffULL, 0xffffffffffffffffULL) == 0xfffffffffffffffeULL);
-    CHECK(multiply_high(std::uint64_t{1} << 63, 1000) == 500);
-    CHECK(multiply_high(0x8000000000000001ULL, 3) == 1);
-    CHECK(multiply_high(0x0123456789abcdefULL, 0xfedcba9876543210ULL) == 0x0121fa00ad77d742ULL);
+    CHECK(reference_multiply_high(0, 12345) == 0);
+    CHECK(reference_multiply_high(0xffffffffffffffffULL, 0xffffffffffffffffULL) == 0xfffffffffffffffeULL);
+    CHECK(reference_multiply_high(std::uint64_t{1} << 63, 1000) == 500);
+    CHECK(reference_multiply_high(0x8000000000000001ULL, 3) == 1);
+    CHECK(reference_multiply_high(0x0123456789abcdefULL, 0xfedcba9876543210ULL) == 0x0121fa00ad77d742ULL);
 }
 
 TEST_CASE("hashes of fixed values are pinned", "[golden]") {
@@ -139,16 +113,26 @@ TEST_CASE("literal bit positions are pinned", "[golden]") {
     SECTION("\"bloom\" in a {1000, 5} filter") {
         bloom::bloom_filter<std::string> filter(bloom::filter_geometry{1000, 5});
         filter.insert("bloom");
-        CHECK(positions(0xd823c729c62bdf6eULL, 1000, 5) ==
-              std::vector<std::uint64_t>{844, 618, 10, 638, 121});
-        CHECK(set_positions(filter) == std::vector<std::uint64_t>{10, 121, 618, 638, 844});
+        CHECK(positions(0xd823c729c62bdf6eULL, 1000, 5) == std::vector<std::uint64_t>{62, 77, 966, 851, 322});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{62, 77, 322, 851, 966});
     }
     SECTION("std::uint64_t 42 in a {1000, 5} filter") {
         bloom::bloom_filter<std::uint64_t> filter(bloom::filter_geometry{1000, 5});
         filter.insert(std::uint64_t{42});
         CHECK(positions(0xec0686d61a0d7d3cULL, 1000, 5) ==
-              std::vector<std::uint64_t>{921, 23, 743, 699, 509});
-        CHECK(set_positions(filter) == std::vector<std::uint64_t>{23, 509, 699, 743, 921});
+              std::vector<std::uint64_t>{149, 477, 243, 612, 384});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{149, 243, 384, 477, 612});
+    }
+    SECTION("the scheme of earlier files, for filters loaded from them") {
+        constexpr auto legacy = bloom::probe_scheme::enhanced_double_hashing;
+        bloom::bloom_filter<std::string> strings(bloom::filter_geometry{1000, 5, legacy});
+        strings.insert("bloom");
+        CHECK(bloom_test::legacy_positions(0xd823c729c62bdf6eULL, 1000, 5) ==
+              std::vector<std::uint64_t>{844, 618, 10, 638, 121});
+        CHECK(set_positions(strings) == std::vector<std::uint64_t>{10, 121, 618, 638, 844});
+        bloom::bloom_filter<std::uint64_t> integers(bloom::filter_geometry{1000, 5, legacy});
+        integers.insert(std::uint64_t{42});
+        CHECK(set_positions(integers) == std::vector<std::uint64_t>{23, 509, 699, 743, 921});
     }
 }
 
@@ -192,6 +176,14 @@ TEST_CASE("other shapes and seeds set exactly the documented bits", "[golden]") 
             hashes.push_back(bloom_test::xxh3_of_le64(value, s.seed));
         }
         CHECK(words_of(filter) == expected_words(hashes, s.bit_count, s.hash_count));
+
+        constexpr auto legacy = bloom::probe_scheme::enhanced_double_hashing;
+        bloom::bloom_filter<std::uint64_t> old(bloom::filter_geometry{s.bit_count, s.hash_count, legacy},
+                                               s.seed);
+        for (std::uint64_t i = 0; i < 200; ++i) {
+            old.insert(bloom_test::splitmix64_mix(i));
+        }
+        CHECK(words_of(old) == expected_words(hashes, s.bit_count, s.hash_count, legacy));
     }
 }
 
@@ -201,7 +193,7 @@ TEST_CASE("a hasher that does not avalanche is finished with fmix64(hash ^ fmix6
         std::vector<std::uint64_t> hashes;
         for (std::uint64_t value = 0; value < 100; ++value) {
             filter.insert(value);
-            hashes.push_back(fmix64(raw_hasher{}(value, seed) ^ fmix64(seed)));
+            hashes.push_back(reference_fmix64(raw_hasher{}(value, seed) ^ reference_fmix64(seed)));
         }
         CHECK(words_of(filter) == expected_words(hashes, 10'000, 6));
     }
@@ -370,7 +362,7 @@ TEST_CASE("a blocked filter finishes a hasher that does not avalanche like the c
         std::vector<std::uint64_t> hashes;
         for (std::uint64_t value = 0; value < 100; ++value) {
             filter.insert(value);
-            hashes.push_back(fmix64(raw_hasher{}(value, seed) ^ fmix64(seed)));
+            hashes.push_back(reference_fmix64(raw_hasher{}(value, seed) ^ reference_fmix64(seed)));
         }
         CHECK(words_of(filter) == expected_blocked_words(hashes, 100));
     }
@@ -380,14 +372,14 @@ TEST_CASE("literal blocked bit positions are pinned", "[golden][blocked]") {
     SECTION("\"bloom\" in a 16-block filter: block 13") {
         bloom::blocked_bloom_filter<std::string> filter(bloom::filter_geometry{512 * 16, 8});
         filter.insert("bloom");
-        CHECK(multiply_high(0xd823c729c62bdf6eULL, 16) == 13);
+        CHECK(reference_multiply_high(0xd823c729c62bdf6eULL, 16) == 13);
         CHECK(set_positions(filter) ==
               std::vector<std::uint64_t>{6703, 6755, 6827, 6849, 6968, 7036, 7058, 7133});
     }
     SECTION("std::uint64_t 42 in a 16-block filter: block 14") {
         bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{512 * 16, 8});
         filter.insert(std::uint64_t{42});
-        CHECK(multiply_high(0xec0686d61a0d7d3cULL, 16) == 14);
+        CHECK(reference_multiply_high(0xec0686d61a0d7d3cULL, 16) == 14);
         CHECK(set_positions(filter) ==
               std::vector<std::uint64_t>{7175, 7277, 7299, 7394, 7461, 7518, 7604, 7637});
     }

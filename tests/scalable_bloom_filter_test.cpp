@@ -54,6 +54,39 @@ double compound_formula_rate(const Filter& filter) {
     return 1.0 - all_miss;
 }
 
+/// 1 - prod(1 - p_i) over the stages' rates from their bits, fill^k, computed here.
+template <class Filter>
+double compound_rate_from_bits(const Filter& filter) {
+    double all_miss = 1.0;
+    for (std::size_t i = 0; i < filter.stage_count(); ++i) {
+        all_miss *= 1.0 - bloom_test::rate_from_words(filter.stage(i));
+    }
+    return 1.0 - all_miss;
+}
+
+/// A stage's bits: the classic size, or for a small stage whose exact rate at that size breaks the promise
+/// a little more (bloom_filter's sizing). Checks both ways: not below the textbook size, and at its own size
+/// its exact rate meets the larger of the target and the formula's rate at the textbook size.
+void check_stage_bits(std::uint64_t bits, unsigned hashes, std::uint64_t capacity, double rate) {
+    const std::uint64_t textbook = classic_bits(capacity, rate);
+    CHECK(bits >= textbook);
+    if (textbook > 4096) {
+        CHECK(bits <= textbook + textbook / 500); // large stages: the formula is exact enough
+        return;
+    }
+    const double ideal = static_cast<double>(textbook) / static_cast<double>(capacity) * ln2;
+    double promise = 1.0;
+    for (const double k : {std::floor(ideal), std::ceil(ideal)}) {
+        if (k >= 1.0) {
+            promise =
+                std::fmin(promise, bloom_test::formula_rate(textbook, static_cast<unsigned>(k), capacity));
+        }
+    }
+    promise = std::fmax(promise, rate);
+    CHECK(bloom_test::exact_rate(bits, hashes, capacity) <= promise * 1.001);
+    CHECK(bits <= textbook + textbook / 4 + 2);
+}
+
 /// The standard deviation of one filter's rate around the formula's p = f^k (m bits, k probes, n items):
 /// its fill X/m varies around f = 1 - e^(-kn/m) with standard deviation s = sqrt(e^(-kn/m) (1 - (1 + kn/m)
 /// e^(-kn/m)) / m) (balls into bins), so its rate relatively by k s / f: the derivation of the allowance
@@ -126,7 +159,10 @@ TEST_CASE("scalable: from 1000 to 10^6 items: no false negatives, the target rat
         CHECK(measured <= target + 4.0 * sigma);
         CHECK(std::fabs(measured - realised) <= 4.0 * binomial_sigma + 0.01 * realised);
         CHECK(std::fabs(realised - expected) <= 4.0 * std::sqrt(stage_variance) + 0.01 * expected);
-        CHECK(expected <= target);
+        // What the filter promises: the rate its bits give stays below the target (a stage takes items only
+        // while its own share holds), and it reports exactly that.
+        CHECK(realised <= target);
+        CHECK(std::fabs(filter.current_false_positive_rate() - realised) <= 1e-9 * realised);
     }
 
     // Memory: within 2.5 times a classic filter sized for 10^6 at 1% from the start (1.2 MB).
@@ -141,7 +177,7 @@ TEST_CASE("scalable: from 1000 to 10^6 items: no false negatives, the target rat
     CHECK(static_cast<double>(filter.memory_bytes()) <= 2.5 * static_cast<double>(classic_bytes));
 }
 
-TEST_CASE("scalable: stage i holds round(n0 s^i) items at rate p (1 - r) r^i", "[scalable][stages]") {
+TEST_CASE("scalable: stage i holds about round(n0 s^i) items at rate p (1 - r) r^i", "[scalable][stages]") {
     struct parameters {
         std::uint64_t initial_capacity;
         double rate;
@@ -174,14 +210,17 @@ TEST_CASE("scalable: stage i holds round(n0 s^i) items at rate p (1 - r) r^i", "
                        << i);
             CHECK(stage.expected_items() == expected_capacity);
             CHECK(std::fabs(stage.target_false_positive_rate() - stage_rate) <= 1e-12 * stage_rate);
-            CHECK(stage.bit_count() == classic_bits(expected_capacity, stage_rate));
+            check_stage_bits(stage.bit_count(), stage.hash_count(), expected_capacity, stage_rate);
             CHECK(stage.seed() == 11);
-            // Every stage but the newest is full; the newest holds the rest.
+            // A stage takes items while the rate of its bits stays within its share: every stage's is, and
+            // every stage but the newest is full, holding about its capacity (the fill varies around its
+            // mean by a few sd, s / f relative, so the count by about as much; allow 10% plus 2 items).
+            CHECK(bloom_test::rate_from_words(stage) <= stage_rate * (1.0 + 1e-12));
+            const double slack = 0.1 * static_cast<double>(expected_capacity) + 2.0;
+            CHECK(static_cast<double>(stage.item_count()) <= static_cast<double>(expected_capacity) + slack);
             if (i + 1 < filter.stage_count()) {
-                CHECK(stage.item_count() == expected_capacity);
-            } else {
-                CHECK(stage.item_count() >= 1);
-                CHECK(stage.item_count() <= expected_capacity);
+                CHECK(static_cast<double>(stage.item_count()) >=
+                      static_cast<double>(expected_capacity) - slack);
             }
             held += stage.item_count();
             capacity *= p.growth;
@@ -202,13 +241,14 @@ TEST_CASE("scalable: the compound rate is 1 - prod(1 - p_i) and stays below the 
         for (std::uint64_t next = 50; next <= 200'000; next *= 2) {
             insert_keys(filter, inserted, next);
             inserted = next;
-            const double expected = compound_formula_rate(filter);
+            const double expected = compound_rate_from_bits(filter);
             INFO("target " << target << ", " << next << " items, " << filter.stage_count() << " stages");
             CHECK(std::fabs(filter.current_false_positive_rate() - expected) <= 1e-9 * expected);
             CHECK(filter.current_false_positive_rate() <= target);
+            CHECK(filter.load_factor() <= 1.05);
         }
         // Full stages have about their own target rates: their sum approaches p (1 - r^stages).
-        CHECK(filter.current_false_positive_rate() > 0.9 * target);
+        CHECK(filter.current_false_positive_rate() > 0.8 * target);
     }
 
     SECTION("a hand-computed case") {
@@ -219,17 +259,13 @@ TEST_CASE("scalable: the compound rate is 1 - prod(1 - p_i) and stays below the 
             filter.insert(key<std::uint64_t>(i));
         }
         REQUIRE(filter.stage_count() == 3);
-        // Each stage: m = ceil(-ln p_i / (ln 2)^2) bits, k = 2, 3, 4 (of floor and ceil of m ln 2, the lower
-        // rate), one item: p_i = (1 - e^(-k/m))^k.
-        const std::uint64_t bits[] = {3, 5, 6};
-        const unsigned probes[] = {2, 3, 4};
         double all_miss = 1.0;
         for (std::size_t i = 0; i < 3; ++i) {
-            CHECK(filter.stage(i).bit_count() == bits[i]);
-            CHECK(filter.stage(i).hash_count() == probes[i]);
-            CHECK(filter.stage(i).item_count() == 1);
-            const double k = probes[i];
-            all_miss *= 1.0 - std::pow(1.0 - std::exp(-k / static_cast<double>(bits[i])), k);
+            const auto& stage = filter.stage(i);
+            check_stage_bits(stage.bit_count(), stage.hash_count(), 1,
+                             0.5 * std::pow(0.5, static_cast<double>(i + 1)));
+            CHECK(stage.item_count() == 1);
+            all_miss *= 1.0 - bloom_test::rate_from_words(stage);
         }
         CHECK(std::fabs(filter.current_false_positive_rate() - (1.0 - all_miss)) <= 1e-12);
     }
@@ -349,36 +385,39 @@ TEST_CASE("scalable: invalid parameters throw std::invalid_argument naming the p
 
 TEST_CASE("scalable: a stage that cannot be represented throws std::length_error and changes nothing",
           "[scalable][errors]") {
-    SECTION("capacity past 2^64") {
-        scalable<> filter(1'000, 0.01, 1, 1e300);
+    // Inserts new values until one needs the stage that cannot be made; that insert must throw and leave
+    // the filter as it was.
+    const auto check_growth_stops = [](scalable<>& filter, std::size_t most_stages) {
         std::uint64_t next = 0;
-        for (; filter.item_count() < 1'000; ++next) {
-            filter.insert(key<std::uint64_t>(next));
+        bool threw = false;
+        for (; next < 100'000 && !threw; ++next) {
+            const std::size_t stages = filter.stage_count();
+            const std::uint64_t items = filter.item_count();
+            try {
+                filter.insert(key<std::uint64_t>(next));
+            } catch (const std::length_error&) {
+                threw = true;
+                CHECK(filter.stage_count() == stages);
+                CHECK(filter.item_count() == items);
+                CHECK_FALSE(filter.contains(key<std::uint64_t>(next)));
+            }
         }
-        // The first stage is full; the next new value needs a stage of 10^303 items.
-        while (filter.contains(key<std::uint64_t>(next))) {
-            ++next;
-        }
-        CHECK_THROWS_AS(filter.insert(key<std::uint64_t>(next)), std::length_error);
-        CHECK(filter.stage_count() == 1);
-        CHECK(filter.item_count() == 1'000);
-        CHECK(count_found(filter, 0, next) == next);
+        REQUIRE(threw);
+        CHECK(filter.stage_count() >= 1);
+        CHECK(filter.stage_count() <= most_stages);
+        CHECK(count_found(filter, 0, next - 1) == next - 1);
+    };
+    SECTION("capacity past 2^64") {
+        // Once the first stage is full, the next new value needs a stage of 10^303 items.
+        scalable<> filter(1'000, 0.01, 1, 1e300);
+        check_growth_stops(filter, 1);
+        CHECK(filter.item_count() > 900);
     }
     SECTION("a rate that underflows to 0") {
-        // r = 1e-200: stage 1 has rate 1e-202, stage 2 would have 1e-402.
+        // r = 1e-200: stage 1 has rate 1e-202, stage 2 would have 1e-402 (stage 1 may be made and given up
+        // again by the insert that fails, if the value would overfill it).
         scalable<> filter(1, 0.01, 1, 1.0, 1e-200);
-        std::uint64_t next = 0;
-        for (; filter.item_count() < 2; ++next) {
-            filter.insert(key<std::uint64_t>(next));
-        }
-        REQUIRE(filter.stage_count() == 2);
-        while (filter.contains(key<std::uint64_t>(next))) {
-            ++next;
-        }
-        CHECK_THROWS_AS(filter.insert(key<std::uint64_t>(next)), std::length_error);
-        CHECK(filter.stage_count() == 2);
-        CHECK(filter.item_count() == 2);
-        CHECK(count_found(filter, 0, next) == next);
+        check_growth_stops(filter, 2);
     }
 }
 

@@ -272,7 +272,8 @@ TEST_CASE("a record's bytes are those docs/FORMAT.md describes", "[serialization
     CHECK(le(bytes, 56, 8) == filter.item_count());   // items
     CHECK(le(bytes, 64, 8) == 8 * words);             // payload bytes
     CHECK(le(bytes, 72, 8) == xxh3(bytes, 0, 72));    // header checksum
-    for (std::size_t i = 80; i < 128; ++i) {          // reserved
+    CHECK(le(bytes, 80, 1) == 1);                     // probe scheme: mixed
+    for (std::size_t i = 81; i < 128; ++i) {          // reserved
         CHECK(std::to_integer<int>(bytes[i]) == 0);
     }
     for (std::size_t i = 0; i < words; ++i) {
@@ -336,8 +337,12 @@ const std::filesystem::path data_directory = BLOOM_TEST_DATA_DIR;
 
 std::string golden_key(int index) { return "golden-" + std::to_string(index); }
 
-bloom::bloom_filter<std::string> golden_classic() {
-    bloom::bloom_filter<std::string> filter(100, 0.01);
+// Filters of the probe scheme of earlier files (classic_string, counting8_string, scalable_u64, written
+// before probe_scheme::mixed) are rebuilt from the loaded shape; the *_mixed files pin today's filters.
+bloom::bloom_filter<std::string> golden_classic(bloom::filter_geometry shape = {}) {
+    bloom::bloom_filter<std::string> filter = shape.bit_count == 0
+                                                  ? bloom::bloom_filter<std::string>(100, 0.01)
+                                                  : bloom::bloom_filter<std::string>(shape);
     for (int i = 0; i < 100; ++i) {
         filter.insert(golden_key(i));
     }
@@ -353,8 +358,9 @@ bloom::blocked_bloom_filter<std::uint64_t> golden_blocked() {
 }
 
 using golden_counting_type = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 8>;
-golden_counting_type golden_counting() {
-    golden_counting_type filter(50, 0.01);
+golden_counting_type golden_counting(bloom::filter_geometry shape = {}) {
+    golden_counting_type filter =
+        shape.bit_count == 0 ? golden_counting_type(50, 0.01) : golden_counting_type(shape);
     for (int i = 0; i < 50; ++i) {
         filter.insert(golden_key(i));
     }
@@ -386,10 +392,12 @@ bloom::parquet::split_block_filter<std::string> golden_parquet() {
 } // namespace
 
 TEST_CASE("write the golden files (run by hand after a deliberate format change)", "[.write-golden]") {
-    bloom::save_file(golden_classic(), data_directory / "classic_string.bloom");
+    // classic_string, counting8_string and scalable_u64 hold the earlier probe scheme and are never
+    // rewritten.
+    bloom::save_file(golden_classic(), data_directory / "classic_string_mixed.bloom");
     bloom::save_file(golden_blocked(), data_directory / "blocked_u64.bloom");
-    bloom::save_file(golden_counting(), data_directory / "counting8_string.bloom");
-    bloom::save_file(golden_scalable(), data_directory / "scalable_u64.bloom");
+    bloom::save_file(golden_counting(), data_directory / "counting8_string_mixed.bloom");
+    bloom::save_file(golden_scalable(), data_directory / "scalable_u64_mixed.bloom");
     const auto parquet = golden_parquet().write();
     std::ofstream(data_directory / "parquet_1024.sbbf", std::ios::binary)
         .write(reinterpret_cast<const char*>(parquet.data()), static_cast<std::streamsize>(parquet.size()));
@@ -404,8 +412,19 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
             CHECK(loaded.contains(golden_key(i)));
         }
         CHECK(loaded.item_count() == 100);
-        CHECK(loaded == golden_classic());
+        CHECK(loaded.probes() == bloom::probe_scheme::enhanced_double_hashing);
+        CHECK(loaded == golden_classic(loaded.geometry()));
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("classic, today's probe scheme") {
+        const auto path = data_directory / "classic_string_mixed.bloom";
+        const auto loaded = bloom::load_file<bloom::bloom_filter<std::string>>(path);
+        for (int i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(golden_key(i)));
+        }
+        CHECK(loaded.probes() == bloom::probe_scheme::mixed);
+        CHECK(loaded == golden_classic());
+        CHECK(bloom::to_bytes(golden_classic()) == read_file_bytes(path));
     }
     SECTION("blocked") {
         const auto path = data_directory / "blocked_u64.bloom";
@@ -422,8 +441,17 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         const auto loaded = bloom::load_file<golden_counting_type>(path);
         CHECK(loaded.count(golden_key(0)) >= 3);
         CHECK(loaded.contains(golden_key(2)));
-        CHECK(loaded == golden_counting());
+        CHECK(loaded.probes() == bloom::probe_scheme::enhanced_double_hashing);
+        CHECK(loaded == golden_counting({loaded.bit_count(), loaded.hash_count(), loaded.probes()}));
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("counting, today's probe scheme") {
+        const auto path = data_directory / "counting8_string_mixed.bloom";
+        const auto loaded = bloom::load_file<golden_counting_type>(path);
+        CHECK(loaded.count(golden_key(0)) >= 3);
+        CHECK(loaded.probes() == bloom::probe_scheme::mixed);
+        CHECK(loaded == golden_counting());
+        CHECK(bloom::to_bytes(golden_counting()) == read_file_bytes(path));
     }
     SECTION("scalable") {
         const auto path = data_directory / "scalable_u64.bloom";
@@ -431,8 +459,25 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         for (std::uint64_t i = 0; i < 100; ++i) {
             CHECK(loaded.contains(i));
         }
-        CHECK(loaded.stage_count() == golden_scalable().stage_count());
+        CHECK(loaded.stage(0).probes() == bloom::probe_scheme::enhanced_double_hashing);
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+        // It keeps growing with the earlier scheme in its old stages and today's in new ones.
+        auto grown = loaded;
+        for (std::uint64_t i = 100; i < 2000; ++i) {
+            grown.insert(i);
+        }
+        for (std::uint64_t i = 0; i < 2000; ++i) {
+            CHECK(grown.contains(i));
+        }
+    }
+    SECTION("scalable, today's probe scheme") {
+        const auto path = data_directory / "scalable_u64_mixed.bloom";
+        const auto loaded = bloom::load_file<bloom::scalable_bloom_filter<std::uint64_t>>(path);
+        for (std::uint64_t i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(i));
+        }
+        CHECK(loaded.stage_count() == golden_scalable().stage_count());
+        CHECK(bloom::to_bytes(golden_scalable()) == read_file_bytes(path));
     }
     SECTION("Parquet") {
         const auto bytes = read_file_bytes(data_directory / "parquet_1024.sbbf");

@@ -70,6 +70,62 @@ class splitmix64 {
     std::uint64_t m_state;
 };
 
+// ---- the classic layout's two probe schemes, written again from docs/how-it-works.md ----
+
+/// MurmurHash3's fmix64.
+[[nodiscard]] constexpr std::uint64_t reference_fmix64(std::uint64_t value) noexcept {
+    value ^= value >> 33;
+    value *= 0xff51afd7ed558ccdULL;
+    value ^= value >> 33;
+    value *= 0xc4ceb9fe1a85ec53ULL;
+    value ^= value >> 33;
+    return value;
+}
+
+/// The high 64 bits of the 128-bit product a * b, from 32-bit halves.
+[[nodiscard]] constexpr std::uint64_t reference_multiply_high(std::uint64_t a, std::uint64_t b) noexcept {
+    const std::uint64_t a_low = a & 0xffffffffU;
+    const std::uint64_t a_high = a >> 32;
+    const std::uint64_t b_low = b & 0xffffffffU;
+    const std::uint64_t b_high = b >> 32;
+    const std::uint64_t low_low = a_low * b_low;
+    const std::uint64_t low_high = a_low * b_high;
+    const std::uint64_t high_low = a_high * b_low;
+    const std::uint64_t middle = (low_low >> 32) + (low_high & 0xffffffffU) + (high_low & 0xffffffffU);
+    return a_high * b_high + (low_high >> 32) + (high_low >> 32) + (middle >> 32);
+}
+
+/// The k positions among m of an item of 64-bit hash h, by the probe scheme of every new filter
+/// (probe_scheme::mixed): x = h, s = fmix64(h) | 1; for each i, v = x ^ (x >> 32),
+/// v *= 0xd6e8feb86659fd93, position = (v * m) >> 64, then x += s.
+inline std::vector<std::uint64_t> mixed_positions(std::uint64_t hash, std::uint64_t bit_count,
+                                                  unsigned hash_count) {
+    std::vector<std::uint64_t> result;
+    std::uint64_t x = hash;
+    const std::uint64_t step = reference_fmix64(hash) | 1;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const std::uint64_t v = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
+        result.push_back(reference_multiply_high(v, bit_count));
+        x += step;
+    }
+    return result;
+}
+
+/// The k positions by the scheme of files written before it (probe_scheme::enhanced_double_hashing):
+/// x = h, y = rotl(h, 32) | 1; position_i = (x * m) >> 64; x += y; y += (i + 1) * 0x9e3779b97f4a7c15.
+inline std::vector<std::uint64_t> legacy_positions(std::uint64_t hash, std::uint64_t bit_count,
+                                                   unsigned hash_count) {
+    std::vector<std::uint64_t> result;
+    std::uint64_t x = hash;
+    std::uint64_t y = ((hash << 32) | (hash >> 32)) | 1;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        result.push_back(reference_multiply_high(x, bit_count));
+        x += y;
+        y += (i + 1) * golden_gamma;
+    }
+    return result;
+}
+
 // ---- key families: key(index), injective in index ----
 
 /// Random-looking 64-bit integers: the (index + 1)-th output of splitmix64 seeded with `seed`.
@@ -263,6 +319,43 @@ std::uint64_t set_bits(const Filter& filter) {
 [[nodiscard]] inline double formula_rate(std::uint64_t bit_count, unsigned hash_count, std::uint64_t items) {
     const double k = static_cast<double>(hash_count);
     return std::pow(1.0 - std::exp(-k * static_cast<double>(items) / static_cast<double>(bit_count)), k);
+}
+
+/// The exact expected rate of m bits and k independent uniform probes per item holding n items, computed
+/// here by the full distribution of the set-bit count X after the kn probes (P(X = j) throw by throw),
+/// then E[(X/m)^k] (Bose et al. 2008). O(k n m): for small filters only.
+[[nodiscard]] inline double exact_rate(std::uint64_t bit_count, unsigned hash_count, std::uint64_t items) {
+    const std::size_t m = static_cast<std::size_t>(bit_count);
+    std::vector<double> probability(m + 1, 0.0);
+    probability[0] = 1.0;
+    for (std::uint64_t t = 0; t < items * hash_count; ++t) {
+        std::vector<double> next(m + 1, 0.0);
+        for (std::size_t j = 0; j <= m; ++j) {
+            const double stay = static_cast<double>(j) / static_cast<double>(m);
+            next[j] += probability[j] * stay;
+            if (j < m) {
+                next[j + 1] += probability[j] * (1.0 - stay);
+            }
+        }
+        probability.swap(next);
+    }
+    double rate = 0.0;
+    for (std::size_t j = 0; j <= m; ++j) {
+        rate += probability[j] * std::pow(static_cast<double>(j) / static_cast<double>(m), hash_count);
+    }
+    return rate;
+}
+
+/// fill^k of a classic-layout filter's words, computed here: the rate a non-member sees given the bits.
+template <class Filter>
+[[nodiscard]] double rate_from_words(const Filter& filter) {
+    std::uint64_t set = 0;
+    for (std::size_t i = 0; i < filter.word_count(); ++i) {
+        for (std::uint64_t word = filter.data()[i]; word != 0; word &= word - 1) {
+            ++set;
+        }
+    }
+    return std::pow(static_cast<double>(set) / static_cast<double>(filter.bit_count()), filter.hash_count());
 }
 
 /// How far a rate measured over `queries` non-members of one filter (m bits, k probes, n distinct

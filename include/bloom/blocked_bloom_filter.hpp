@@ -21,7 +21,8 @@
 //     seen.contains(keys.begin(), keys.end(), found.begin());  // bulk: hashes ahead and prefetches
 //
 // Same interface as bloom::bloom_filter (insert returning "was new", contains, range forms, observers,
-// clear, |=, &=, ==). hash_count() is always 8: the bits an item sets.
+// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is always 8: the
+// bits an item sets.
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/detail/block_kernels.hpp"
@@ -122,11 +123,12 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return out;
     }
 
-    /// The blocked formula's rate at item_count(): how full the filter has become. 0 when empty.
+    /// The probability that a random non-member is reported present, given the bits as they are now: the
+    /// mean over blocks of the product of the fill fractions of the block's eight words (a non-member needs
+    /// its one bit in each). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
+    /// date on insert.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return this->m_item_count == 0 || this->m_bit_count == 0
-                   ? 0.0
-                   : detail::unchecked_blocked_false_positive_rate(this->m_bit_count, this->m_item_count);
+        return detail::block_rate_from_bits<64, detail::block_word_count>(this->words(), block_count());
     }
 
     /// Number of 512-bit blocks.
@@ -239,6 +241,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
                                            "must be 8 (one bit per word of a block), got " +
                                                std::to_string(geometry.hash_count));
         }
+        geometry.probes = probe_scheme::mixed; // the blocked layout has one way to place bits
         return geometry;
     }
 };

@@ -6,7 +6,8 @@
 //
 // It answers "definitely not in the set" or "probably in the set", never a false negative, in about
 // 10 bits per item at a 1% false-positive rate. Give it the number of items you expect and the rate you
-// accept; it sizes itself (m = ceil(-n ln p / (ln 2)^2), k = round((m/n) ln 2)).
+// accept; it sizes itself (m = ceil(-n ln p / (ln 2)^2), k = round((m/n) ln 2), plus a few bits for
+// filters of under 10^4 bits, whose exact rate the formula underestimates).
 //
 //     #include <bloom/bloom_filter.hpp>
 //
@@ -17,11 +18,13 @@
 //     seen.contains("https://example.com/");                     // no std::string is built
 //
 // Each item is hashed once (seeded XXH3 by default, see <bloom/hash.hpp>); its k positions follow by
-// enhanced double hashing mapped onto the bit array by multiply-shift (see detail/probe.hpp). Positions
-// are 64-bit: a filter of more than 2^32 bits keeps its rate. The filter cannot delete and its rate grows
-// past its expected items: watch current_false_positive_rate(). The range forms of insert and contains
-// hash ahead and prefetch, which pays once the filter outgrows the cache.
+// double hashing with each point remixed, mapped onto the bit array by multiply-shift (see
+// detail/probe.hpp): they behave as k independent probes at every size, so the rate is fill^k, and 64-bit
+// positions keep it past 2^32 bits. The filter cannot delete and its rate grows past its expected items:
+// watch current_false_positive_rate() (computed from the bits) or load_factor(). The range forms of
+// insert and contains hash ahead and prefetch, which pays once the filter outgrows the cache.
 
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/filter_base.hpp"
@@ -48,8 +51,10 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// The type of the items.
     using value_type = T;
 
-    /// A filter sized for `expected_items` at `false_positive_rate` (optimal_bit_count, optimal_hash_count).
-    /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
+    /// A filter sized for `expected_items` at `false_positive_rate`: optimal_bit_count bits and
+    /// optimal_hash_count probes, plus the few bits a filter of under 10^4 bits needs for its exact rate to
+    /// stay at the target (detail::optimal_geometry). Throws std::invalid_argument for zero items, a rate
+    /// outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
         : base(detail::optimal_geometry(expected_items, false_positive_rate), expected_items,
@@ -116,15 +121,17 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
             }
             return out;
         }
-        return contains_in_rounds(first, last, out);
+        if (this->m_probe_scheme == probe_scheme::enhanced_double_hashing) {
+            return contains_in_rounds<detail::enhanced_double_hashing_probes>(first, last, out);
+        }
+        return contains_in_rounds<detail::mixed_probes>(first, last, out);
     }
 
-    /// The formula's rate at item_count(): how full the filter has become. 0 when empty.
+    /// The probability that a random non-member is reported present, given the bits as they are now:
+    /// fill_ratio()^k, whatever put the bits there (overfilling, unions, duplicates). 0 when empty, 1 when
+    /// full. O(m / 64): one popcount per word, nothing kept up to date on insert.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return this->m_item_count == 0 || this->m_bit_count == 0
-                   ? 0.0
-                   : detail::unchecked_false_positive_rate(this->m_bit_count, this->m_hash_count,
-                                                           this->m_item_count);
+        return detail::rate_from_fill(this->set_bit_count(), this->m_bit_count, this->m_hash_count);
     }
 
     /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
@@ -195,23 +202,55 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     static constexpr std::size_t window = 16;
 
     bool insert_hash(std::uint64_t hash) noexcept {
-        detail::probe_sequence probes(hash);
         std::uint64_t* const words = this->words();
-        std::uint64_t newly_set = 0;
-        for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            const std::uint64_t position = probes.next(this->m_bit_count);
-            std::uint64_t& word = words[detail::word_of(position)];
-            const std::uint64_t mask = detail::mask_of(position);
-            newly_set |= ~word & mask;
-            word |= mask;
-        }
+        const std::uint64_t newly_set = detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            std::uint64_t missing = 0;
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                const std::uint64_t position = probes.next(this->m_bit_count);
+                std::uint64_t& word = words[detail::word_of(position)];
+                const std::uint64_t mask = detail::mask_of(position);
+                missing |= ~word & mask;
+                word |= mask;
+            }
+            return missing;
+        });
         const bool was_new = newly_set != 0;
         this->count_insert(was_new);
         return was_new;
     }
 
+    // The distinct bits inserting `hash` would set: what a scalable filter asks before it lets an item into
+    // a stage. Up to 64 unset probes are told apart exactly; beyond, repeats count again (an overestimate,
+    // so the caller errs towards a new stage).
+    [[nodiscard]] std::uint64_t unset_probe_count(std::uint64_t hash) const noexcept {
+        const std::uint64_t* const words = this->words();
+        return detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            constexpr unsigned tracked = 64;
+            std::uint64_t unset[tracked];
+            std::uint64_t count = 0;
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                const std::uint64_t position = probes.next(this->m_bit_count);
+                if ((words[detail::word_of(position)] & detail::mask_of(position)) != 0) {
+                    continue;
+                }
+                bool repeat = false;
+                for (std::uint64_t j = 0; j < count && j < tracked; ++j) {
+                    repeat = repeat || unset[j] == position;
+                }
+                if (!repeat) {
+                    if (count < tracked) {
+                        unset[count] = position;
+                    }
+                    ++count;
+                }
+            }
+            return count;
+        });
+    }
+
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        return detail::classic_contains(this->words(), this->m_bit_count, this->m_hash_count, hash);
+        return detail::classic_contains(this->words(), this->m_bit_count, this->m_hash_count,
+                                        this->m_probe_scheme, hash);
     }
 
     /// Bulk lookups beyond the cache, in rounds over batches of `batch` items. Prefetching all k lines of
@@ -220,13 +259,13 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// prefetches probe r + 1 only for those whose bit was set: a non-member costs about two line fetches
     /// instead of k, while a whole batch of fetches is in flight before the first is needed. The survivors
     /// are compacted without branches: whether a bit is set is a coin flip a branch would mispredict.
-    template <class InputIt, class OutputIt>
+    template <class Probes, class InputIt, class OutputIt>
     OutputIt contains_in_rounds(InputIt first, InputIt last, OutputIt out) const {
         // 512: measured against 128 (1.7x slower for non-members at 10^7 items); the batch's state (13 KB)
         // still fits the L1 cache.
         constexpr std::size_t batch = 512;
         struct probe_state {
-            detail::probe_sequence probes{0};
+            Probes probes{0};
             std::uint64_t position = 0;
         };
         probe_state states[batch];
@@ -238,7 +277,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
             std::size_t count = 0;
             for (; count < batch && first != last; ++first, ++count) {
                 probe_state& state = states[count];
-                state.probes = detail::probe_sequence(this->hash_of(*first));
+                state.probes = Probes(this->hash_of(*first));
                 state.position = state.probes.next(bit_count);
                 detail::prefetch(words + detail::word_of(state.position));
                 alive[count] = static_cast<std::uint16_t>(count);
@@ -274,17 +313,19 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     void prefetch_probes_for_write(std::uint64_t hash) const noexcept {
-        detail::probe_sequence probes(hash);
         const std::uint64_t* const words = this->words();
-        for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            detail::prefetch<true>(words + detail::word_of(probes.next(this->m_bit_count)));
-        }
+        detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                detail::prefetch<true>(words + detail::word_of(probes.next(this->m_bit_count)));
+            }
+        });
     }
 
     static filter_geometry checked(filter_geometry geometry) {
         constexpr const char* where = "bloom::bloom_filter";
         detail::check_bits(where, geometry.bit_count);
         detail::check_hashes(where, geometry.hash_count);
+        detail::check_probes(where, geometry.probes);
         return geometry;
     }
 };

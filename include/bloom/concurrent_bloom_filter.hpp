@@ -23,11 +23,12 @@
 // item's hash (for the blocked layout, by its block, so the block's words can then be written with plain
 // stores): inserts of the same item are serialised, inserts of different items almost never wait,
 // and lookups never do; an insert whose bits are all set already returns false without the lock. Each
-// stripe counts its true answers, so item_count() is exact.
+// stripe counts its true answers, so item_count() is exact (until a union, as for the plain filters).
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
 #include "bloom/bloom_filter.hpp"
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
@@ -38,6 +39,7 @@
 #include "bloom/sizing.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -52,6 +54,14 @@ namespace detail {
 
 using atomic_word = std::atomic<std::uint64_t>;
 
+/// Words read with relaxed loads, for the kernels and rates written over any word accessor.
+struct relaxed_words {
+    const atomic_word* words;
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        return words[index].load(std::memory_order_relaxed);
+    }
+};
+
 // Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
 // stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
 // that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
@@ -60,7 +70,7 @@ using atomic_word = std::atomic<std::uint64_t>;
 // run concurrently), so no reader can see a bit set and later unset. The stripe locks use
 // acquire/release so that the second of two inserts of one item sees every bit the first set.
 
-/// The classic layout: k probes by enhanced double hashing over m bits (bloom_filter's bits).
+/// The classic layout: k probes over m bits (bloom_filter's bits, by its probe scheme).
 struct classic_layout {
     template <class T, class Hasher, class Allocator>
     using plain_filter = bloom_filter<T, Hasher, Allocator>;
@@ -79,42 +89,42 @@ struct classic_layout {
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
         return optimal_geometry(expected_items, false_positive_rate);
     }
-    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
-        return unchecked_false_positive_rate(geometry.bit_count, geometry.hash_count, items);
+    /// The rate a random non-member sees given the bits: fill^k (as bloom_filter's).
+    [[nodiscard]] static double rate(const atomic_word* words, std::size_t word_count,
+                                     filter_geometry geometry) noexcept {
+        return rate_from_fill(count_set_bits(relaxed_words{words}, word_count), geometry.bit_count,
+                              geometry.hash_count);
     }
     /// Sets the item's bits; true if one of them was 0. Loads first and fetch_ors only the words whose bit
     /// is missing: re-inserts and shared bits then cost no locked instruction.
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        probe_sequence probes(hash);
-        std::uint64_t newly_set = 0;
-        for (unsigned i = 0; i < geometry.hash_count; ++i) {
-            const std::uint64_t position = probes.next(geometry.bit_count);
-            atomic_word& word = words[word_of(position)];
-            const std::uint64_t mask = mask_of(position);
-            if ((word.load(std::memory_order_relaxed) & mask) == 0) {
-                newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+        return with_probes(geometry.probes, hash, [&](auto probes) {
+            std::uint64_t newly_set = 0;
+            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+                const std::uint64_t position = probes.next(geometry.bit_count);
+                atomic_word& word = words[word_of(position)];
+                const std::uint64_t mask = mask_of(position);
+                if ((word.load(std::memory_order_relaxed) & mask) == 0) {
+                    newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+                }
             }
-        }
-        return newly_set != 0;
+            return newly_set != 0;
+        });
     }
+    /// bloom_filter's lookup kernel over relaxed loads.
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
                                        std::uint64_t hash) noexcept {
-        probe_sequence probes(hash);
-        for (unsigned i = 0; i < geometry.hash_count; ++i) {
-            const std::uint64_t position = probes.next(geometry.bit_count);
-            if ((words[word_of(position)].load(std::memory_order_relaxed) & mask_of(position)) == 0) {
-                return false;
-            }
-        }
-        return true;
+        return classic_contains(relaxed_words{words}, geometry.bit_count, geometry.hash_count,
+                                geometry.probes, hash);
     }
     template <bool ForWrite>
     static void prefetch_item(const atomic_word* words, filter_geometry geometry,
                               std::uint64_t hash) noexcept {
-        probe_sequence probes(hash);
-        for (unsigned i = 0; i < geometry.hash_count; ++i) {
-            prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
-        }
+        with_probes(geometry.probes, hash, [&](auto probes) {
+            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+                prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
+            }
+        });
     }
 };
 
@@ -137,8 +147,11 @@ struct blocked_layout {
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
         return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
     }
-    [[nodiscard]] static double rate(filter_geometry geometry, std::uint64_t items) noexcept {
-        return unchecked_blocked_false_positive_rate(geometry.bit_count, items);
+    /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
+    [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
+                                     filter_geometry geometry) noexcept {
+        return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
+                                                          geometry.bit_count / block_bits);
     }
     /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe.
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
@@ -212,6 +225,8 @@ class basic_concurrent_bloom_filter {
     using value_type = T;
     /// The hasher type.
     using hasher = Hasher;
+    /// The type of counts.
+    using size_type = std::uint64_t;
     /// The allocator of the words (rebound to std::atomic<std::uint64_t>).
     using allocator_type = Allocator;
     /// The plain (single-threaded) filter with the same bits.
@@ -233,8 +248,8 @@ class basic_concurrent_bloom_filter {
 
     /// A concurrent copy of `plain`: same shape, seed, bits, item count and sizing targets. O(m / 64).
     explicit basic_concurrent_bloom_filter(const plain_filter_type& plain)
-        : m_allocator(plain.get_allocator()), m_geometry{plain.bit_count(), plain.hash_count()},
-          m_seed(plain.seed()), m_expected_items(plain.expected_items()),
+        : m_allocator(plain.get_allocator()), m_geometry(plain.geometry()), m_seed(plain.seed()),
+          m_expected_items(plain.expected_items()),
           m_target_false_positive_rate(plain.target_false_positive_rate()), m_hasher(plain.hash_function()),
           m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
         allocate_words(plain.word_count(), plain.data());
@@ -345,33 +360,51 @@ class basic_concurrent_bloom_filter {
     }
 
     /// Union with a plain filter (e.g. one built by a single thread): afterwards every item of `other` is
-    /// reported. Safe concurrently with inserts and lookups. item_count() adds `other`'s (an upper bound
-    /// of the distinct items). O(m / 64). Throws std::invalid_argument unless compatible_with(other).
+    /// reported. Safe concurrently with inserts and lookups. item_count() becomes the estimate from the bits
+    /// (estimated_item_count()), as for bloom_filter::operator|=, unless the union added no bit (it keeps
+    /// its count) or its bits equal `other`'s (it takes other's). O(m / 64). Throws
+    /// std::invalid_argument unless compatible_with(other).
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
         detail::require_same_shape("bloom::basic_concurrent_bloom_filter::operator|=", m_geometry, m_seed,
-                                   {other.bit_count(), other.hash_count()}, other.seed());
+                                   other.geometry(), other.seed());
         const std::uint64_t* const words = other.data();
+        bool kept_mine = true, kept_theirs = true;
+        const auto merge_word = [&](std::size_t i) {
+            const std::uint64_t old = m_words[i].load(std::memory_order_relaxed);
+            const std::uint64_t result = old | words[i];
+            kept_mine = kept_mine && result == old;
+            kept_theirs = kept_theirs && result == words[i];
+            if (result != old) {
+                if constexpr (Layout::writes_under_stripe) {
+                    m_words[i].store(result, std::memory_order_relaxed);
+                } else {
+                    m_words[i].fetch_or(words[i], std::memory_order_relaxed);
+                }
+            }
+        };
         if constexpr (Layout::writes_under_stripe) {
             // Inserts write a block with plain stores under its stripe: merge each block under it too.
             for (std::size_t first = 0; first < m_word_count; first += detail::block_word_count) {
                 detail::insert_stripe& stripe = m_stripes[(first / detail::block_word_count) % stripe_count];
                 stripe.lock();
                 for (std::size_t i = first; i < first + detail::block_word_count; ++i) {
-                    const std::uint64_t old = m_words[i].load(std::memory_order_relaxed);
-                    if ((old | words[i]) != old) {
-                        m_words[i].store(old | words[i], std::memory_order_relaxed);
-                    }
+                    merge_word(i);
                 }
                 stripe.unlock();
             }
         } else {
             for (std::size_t i = 0; i < m_word_count; ++i) {
-                if (words[i] != 0) {
-                    m_words[i].fetch_or(words[i], std::memory_order_relaxed);
-                }
+                merge_word(i);
             }
         }
-        m_item_count.fetch_add(other.item_count(), std::memory_order_relaxed);
+        if (!kept_mine) {
+            const std::uint64_t count =
+                kept_theirs ? other.item_count()
+                            : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
+            // item_count() adds the stripes' counts to m_item_count: store the difference (modulo 2^64, so
+            // inserts counted meanwhile still add on top).
+            m_item_count.store(count - stripe_inserts(), std::memory_order_relaxed);
+        }
         return *this;
     }
     /// Union with another concurrent filter; as the plain overload. `other` may be inserted into meanwhile.
@@ -403,15 +436,35 @@ class basic_concurrent_bloom_filter {
     [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
     /// The rate the filter was sized for, reached at expected_items().
     [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
-    /// Inserts that returned true, exactly once inserts have finished (plus the counts of filters united
-    /// into this one or copied in). O(stripe_count).
+    /// How the k positions derive from an item's hash (the plain filter's; see bloom::probe_scheme).
+    [[nodiscard]] probe_scheme probes() const noexcept { return m_geometry.probes; }
+    /// The shape: bit_count(), hash_count(), probes().
+    [[nodiscard]] filter_geometry geometry() const noexcept { return m_geometry; }
+    /// Items inserted that were new (insert returned true), exactly once inserts have finished; after |=,
+    /// the estimate from the bits, as for the plain filter. O(stripe_count).
     [[nodiscard]] std::uint64_t item_count() const noexcept {
         return m_item_count.load(std::memory_order_relaxed) + stripe_inserts();
     }
-    /// The layout's formula at item_count(). 0 when empty.
+    /// Fraction of bits set, in [0, 1], as the words are while it reads them. O(m / 64).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        return m_geometry.bit_count == 0
+                   ? 0.0
+                   : static_cast<double>(set_bit_count()) / static_cast<double>(m_geometry.bit_count);
+    }
+    /// Distinct items estimated from the bits, as the plain filter's estimated_item_count(). O(m / 64).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        return detail::items_from_fill(set_bit_count(), m_geometry.bit_count, m_geometry.hash_count);
+    }
+    /// estimated_item_count() / expected_items(): 1.0 at capacity. 0 for a moved-from filter. O(m / 64).
+    [[nodiscard]] double load_factor() const noexcept {
+        return m_word_count == 0 || m_expected_items == 0
+                   ? 0.0
+                   : estimated_item_count() / static_cast<double>(m_expected_items);
+    }
+    /// The probability that a random non-member is reported present given the bits as they are (read with
+    /// relaxed loads while others may insert), as the plain filter's. 0 when empty. O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        const std::uint64_t items = item_count();
-        return items == 0 || m_geometry.bit_count == 0 ? 0.0 : Layout::rate(m_geometry, items);
+        return m_word_count == 0 ? 0.0 : Layout::rate(m_words, m_word_count, m_geometry);
     }
     /// Bytes of the bit array (the stripe locks add stripe_count * 64 bytes).
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_word_count * sizeof(std::uint64_t); }
@@ -476,6 +529,10 @@ class basic_concurrent_bloom_filter {
         }
         stripe.unlock();
         return was_new;
+    }
+
+    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
+        return detail::count_set_bits(detail::relaxed_words{m_words}, m_word_count);
     }
 
     /// Inserts that returned true, over all stripes.

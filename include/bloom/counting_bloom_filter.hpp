@@ -28,6 +28,7 @@
 //   it. With 4 bits this needs 15 items on one counter: about 10^-15 per counter at the optimal load
 //   (Fan et al. 2000). saturated_counters() reports how many there are.
 
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/counter_words.hpp"
 #include "bloom/detail/filter_base.hpp"
@@ -182,16 +183,27 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return base::hash_function(); }
 
-    /// Inserts minus successful removes, never below 0: the items held, counted with multiplicity. An
-    /// estimate once removes of non-members or saturated counters are involved.
+    /// The multiset count: inserts minus successful removes, never below 0 (an item inserted twice counts
+    /// twice, unlike bloom_filter::item_count(), which counts items that were new). Saved and loaded as is.
+    /// An estimate once removes of non-members or saturated counters are involved.
     [[nodiscard]] std::uint64_t item_count() const noexcept { return this->m_item_count; }
 
-    /// The classic formula's rate at item_count() over counter_count() counters. 0 when empty. O(1).
+    /// How the k counters derive from an item's hash (probe_scheme::mixed unless loaded from an old file).
+    [[nodiscard]] probe_scheme probes() const noexcept { return base::probes(); }
+
+    /// The probability that a random non-member is reported present, given the counters as they are now:
+    /// the fraction of non-zero counters to the power k. 0 when empty, 1 when every counter is non-zero.
+    /// O(m / (64 / CounterBits)).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return this->m_item_count == 0 || this->m_bit_count == 0
+        return detail::rate_from_fill(non_zero_counters(), counter_count(), this->m_hash_count);
+    }
+
+    /// estimated_item_count() / expected_items(): 1.0 at capacity. 0 for a moved-from filter.
+    /// O(m / (64 / CounterBits)).
+    [[nodiscard]] double load_factor() const noexcept {
+        return this->m_bit_count == 0 || this->m_expected_items == 0
                    ? 0.0
-                   : detail::unchecked_false_positive_rate(counter_count(), this->m_hash_count,
-                                                           this->m_item_count);
+                   : estimated_item_count() / static_cast<double>(this->m_expected_items);
     }
 
     /// Number of counters at max_counter: stuck there, never decremented again. O(m / (64 / CounterBits)).
@@ -211,19 +223,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
     /// Distinct items estimated from the non-zero counters X, -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007).
-    /// Infinity once every counter is non-zero. O(m / (64 / CounterBits)).
+    /// Once every counter is non-zero, (m/k) ln(2m), finite. O(m / (64 / CounterBits)).
     [[nodiscard]] double estimated_item_count() const noexcept {
-        if (this->m_bit_count == 0) {
-            return 0.0;
-        }
-        const std::uint64_t non_zero = non_zero_counters();
-        const std::uint64_t counters = counter_count();
-        if (non_zero == counters) {
-            return std::numeric_limits<double>::infinity();
-        }
-        const double m = static_cast<double>(counters);
-        return -(m / static_cast<double>(this->m_hash_count)) *
-               std::log1p(-static_cast<double>(non_zero) / m);
+        return detail::items_from_fill(non_zero_counters(), counter_count(), this->m_hash_count);
     }
 
     /// The packed counters: counter i is bits [s, s + CounterBits) of word i / (64 / CounterBits), with
@@ -268,43 +270,46 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     // remove() change nothing (and remove() returns false).
     bool insert_hash(std::uint64_t hash) noexcept {
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         std::uint64_t* const words = this->words();
-        bool was_new = false;
-        for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            const std::uint64_t index = probes.next(counters);
-            std::uint64_t& word = words[layout::word_of(index)];
-            const unsigned shift = layout::shift_of(index);
-            const std::uint64_t counter = (word >> shift) & layout::max_value;
-            was_new = was_new || counter == 0;
-            // Below its maximum a counter's increment cannot carry into its neighbour.
-            word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
-        }
+        const bool was_new = detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            bool some_zero = false;
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                const std::uint64_t index = probes.next(counters);
+                std::uint64_t& word = words[layout::word_of(index)];
+                const unsigned shift = layout::shift_of(index);
+                const std::uint64_t counter = (word >> shift) & layout::max_value;
+                some_zero = some_zero || counter == 0;
+                // Below its maximum a counter's increment cannot carry into its neighbour.
+                word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+            }
+            return some_zero;
+        });
         this->m_item_count += this->m_hash_count != 0 ? 1 : 0;
         return was_new;
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         const std::uint64_t* const words = this->words();
-        // Groups of four probes and one branch per group, as bloom_filter::contains_hash and for its reason:
-        // a branch per probe mispredicts on half the misses.
-        unsigned remaining = this->m_hash_count;
-        while (remaining != 0) {
-            const unsigned group = remaining < 4 ? remaining : 4;
-            bool all_non_zero = true;
-            for (unsigned i = 0; i < group; ++i) {
-                const std::uint64_t index = probes.next(counters);
-                all_non_zero &=
-                    ((words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value) != 0;
+        return detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            // Groups of four probes and one branch per group, as bloom_filter::contains_hash and for its
+            // reason: a branch per probe mispredicts on half the misses.
+            unsigned remaining = this->m_hash_count;
+            while (remaining != 0) {
+                const unsigned group = remaining < 4 ? remaining : 4;
+                bool all_non_zero = true;
+                for (unsigned i = 0; i < group; ++i) {
+                    const std::uint64_t index = probes.next(counters);
+                    all_non_zero &=
+                        ((words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value) != 0;
+                }
+                if (!all_non_zero) {
+                    return false;
+                }
+                remaining -= group;
             }
-            if (!all_non_zero) {
-                return false;
-            }
-            remaining -= group;
-        }
-        return true;
+            return true;
+        });
     }
 
     // One pass: decrement as we go, and on a counter already at 0 undo what was done. An item that was
@@ -315,38 +320,43 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             return false;
         }
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         std::uint64_t* const words = this->words();
-        for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            const std::uint64_t index = probes.next(counters);
-            std::uint64_t& word = words[layout::word_of(index)];
-            const unsigned shift = layout::shift_of(index);
-            const std::uint64_t counter = (word >> shift) & layout::max_value;
-            if (counter == 0) {
-                restore(hash, i);
-                return false;
+        const bool removed = detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                const std::uint64_t index = probes.next(counters);
+                std::uint64_t& word = words[layout::word_of(index)];
+                const unsigned shift = layout::shift_of(index);
+                const std::uint64_t counter = (word >> shift) & layout::max_value;
+                if (counter == 0) {
+                    restore(hash, i);
+                    return false;
+                }
+                // A saturated counter no longer knows how many items it holds: it stays, so none of them
+                // can ever become a false negative.
+                word -= static_cast<std::uint64_t>(counter != layout::max_value) << shift;
             }
-            // A saturated counter no longer knows how many items it holds: it stays, so none of them can
-            // ever become a false negative.
-            word -= static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+            return true;
+        });
+        if (removed) {
+            this->m_item_count -= this->m_item_count != 0 ? 1 : 0;
         }
-        this->m_item_count -= this->m_item_count != 0 ? 1 : 0;
-        return true;
+        return removed;
     }
 
     // Undoes the decrements of the first `decremented` probes of `hash`: each decremented counter is now
     // below its maximum and goes back up by one; a saturated counter was skipped and is skipped again.
     void restore(std::uint64_t hash, unsigned decremented) noexcept {
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         std::uint64_t* const words = this->words();
-        for (unsigned i = 0; i < decremented; ++i) {
-            const std::uint64_t index = probes.next(counters);
-            std::uint64_t& word = words[layout::word_of(index)];
-            const unsigned shift = layout::shift_of(index);
-            const std::uint64_t counter = (word >> shift) & layout::max_value;
-            word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
-        }
+        detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            for (unsigned i = 0; i < decremented; ++i) {
+                const std::uint64_t index = probes.next(counters);
+                std::uint64_t& word = words[layout::word_of(index)];
+                const unsigned shift = layout::shift_of(index);
+                const std::uint64_t counter = (word >> shift) & layout::max_value;
+                word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+            }
+        });
     }
 
     [[nodiscard]] std::uint64_t count_hash(std::uint64_t hash) const noexcept {
@@ -354,26 +364,28 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             return 0;
         }
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         const std::uint64_t* const words = this->words();
-        std::uint64_t smallest = layout::max_value;
-        for (unsigned i = 0; i < this->m_hash_count && smallest != 0; ++i) {
-            const std::uint64_t index = probes.next(counters);
-            const std::uint64_t counter =
-                (words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value;
-            smallest = counter < smallest ? counter : smallest;
-        }
-        return smallest;
+        return detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            std::uint64_t smallest = layout::max_value;
+            for (unsigned i = 0; i < this->m_hash_count && smallest != 0; ++i) {
+                const std::uint64_t index = probes.next(counters);
+                const std::uint64_t counter =
+                    (words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value;
+                smallest = counter < smallest ? counter : smallest;
+            }
+            return smallest;
+        });
     }
 
     template <bool ForWrite>
     void prefetch_probes(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();
-        detail::probe_sequence probes(hash);
         const std::uint64_t* const words = this->words();
-        for (unsigned i = 0; i < this->m_hash_count; ++i) {
-            detail::prefetch<ForWrite>(words + layout::word_of(probes.next(counters)));
-        }
+        detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                detail::prefetch<ForWrite>(words + layout::word_of(probes.next(counters)));
+            }
+        });
     }
 
     [[nodiscard]] std::uint64_t non_zero_counters() const noexcept {
@@ -388,6 +400,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
         constexpr const char* where = "bloom::counting_bloom_filter";
         detail::check_bits(where, geometry.bit_count);
         detail::check_hashes(where, geometry.hash_count);
+        detail::check_probes(where, geometry.probes);
         return geometry;
     }
 
@@ -400,7 +413,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                     std::to_string(CounterBits) +
                     " bits, more than fit in 64 bits or in this platform's memory");
         }
-        return {layout::storage_bits(counters.bit_count), counters.hash_count};
+        return {layout::storage_bits(counters.bit_count), counters.hash_count, counters.probes};
     }
 };
 

@@ -19,6 +19,7 @@
 // in O(1) for callers who trust the bytes (the header is still checked, and lookups never read outside
 // the record whatever its words hold).
 
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/byte_order.hpp"
@@ -72,7 +73,7 @@ class filter_view_base {
     [[nodiscard]] double target_false_positive_rate() const noexcept {
         return m_header.target_false_positive_rate;
     }
-    /// The saved filter's item_count().
+    /// The saved filter's item_count(): items inserted that were new (after a union, the estimate).
     [[nodiscard]] std::uint64_t item_count() const noexcept { return m_header.item_count; }
     /// Bytes of the bit array (the record's payload).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
@@ -80,12 +81,17 @@ class filter_view_base {
     }
     /// Fraction of bits set, in [0, 1]. Reads every word: O(m / 64).
     [[nodiscard]] double fill_ratio() const noexcept {
-        const std::size_t count = word_count();
-        std::uint64_t set_bits = 0;
-        for (std::size_t i = 0; i < count; ++i) {
-            set_bits += popcount(words()[i]);
-        }
-        return static_cast<double>(set_bits) / static_cast<double>(m_header.bit_count);
+        return static_cast<double>(set_bit_count()) / static_cast<double>(m_header.bit_count);
+    }
+    /// Distinct items estimated from the bits, as the saved filter's estimated_item_count(). O(m / 64).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        return items_from_fill(set_bit_count(), m_header.bit_count, m_header.hash_count);
+    }
+    /// estimated_item_count() / expected_items(): 1.0 at capacity. O(m / 64).
+    [[nodiscard]] double load_factor() const noexcept {
+        return m_header.expected_items == 0
+                   ? 0.0
+                   : estimated_item_count() / static_cast<double>(m_header.expected_items);
     }
     /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return m_hasher; }
@@ -113,6 +119,9 @@ class filter_view_base {
     }
 
     [[nodiscard]] little_endian_words words() const noexcept { return little_endian_words{m_payload}; }
+    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
+        return count_set_bits(words(), word_count());
+    }
     [[nodiscard]] std::size_t word_count() const noexcept { return memory_bytes() / 8; }
 
     record_header m_header;
@@ -151,13 +160,19 @@ class bloom_filter_view : public detail::filter_view_base<bloom_filter_view<T, H
     template <class K>
     [[nodiscard]] bool contains(const K& value) const {
         return detail::classic_contains(this->words(), this->m_header.bit_count, this->m_header.hash_count,
-                                        this->hash_of(value));
+                                        probes(), this->hash_of(value));
     }
 
-    /// The formula's rate at item_count(). 0 when empty.
+    /// The saved filter's probe scheme.
+    [[nodiscard]] probe_scheme probes() const noexcept {
+        return static_cast<probe_scheme>(this->m_header.probes);
+    }
+
+    /// The probability that a random non-member is reported present, from the bits: fill_ratio()^k, as
+    /// the saved filter reports it. O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return detail::unchecked_false_positive_rate(this->m_header.bit_count, this->m_header.hash_count,
-                                                     this->m_header.item_count);
+        return detail::rate_from_fill(this->set_bit_count(), this->m_header.bit_count,
+                                      this->m_header.hash_count);
     }
 };
 
@@ -213,10 +228,11 @@ class blocked_bloom_filter_view
         return detail::block_contains(block, detail::block_pattern(hash));
     }
 
-    /// The blocked formula's rate at item_count(). 0 when empty.
+    /// The probability that a random non-member is reported present, from the bits, as the saved filter
+    /// reports it: the mean over blocks of the product of the words' fill fractions. O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return detail::unchecked_blocked_false_positive_rate(this->m_header.bit_count,
-                                                             this->m_header.item_count);
+        return detail::block_rate_from_bits<64, detail::block_word_count>(
+            this->words(), this->m_header.bit_count / detail::block_bits);
     }
 };
 

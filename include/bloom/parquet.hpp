@@ -29,6 +29,7 @@
 // the rest. Writing one: put write()'s bytes in the file (writers place them after the row groups' column
 // chunks, before the footer) and record their offset and length in the chunk's ColumnMetaData.
 
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/format_error.hpp"
@@ -560,6 +561,41 @@ class split_block_filter {
 
     /// Number of 32-bit words: num_bytes() / 4.
     [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+
+    /// Fraction of the bitset's bits set, in [0, 1]. O(num_bytes()).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        return m_words.empty() ? 0.0
+                               : static_cast<double>(detail::count_set_bits(m_words.data(), m_words.size())) /
+                                     static_cast<double>(m_words.size() * 32);
+    }
+
+    /// The probability that a random non-member is reported present, given the bits as they are now: the
+    /// mean over blocks of the product of the eight words' fill fractions (a value needs its one bit in each
+    /// word of its block). 0 when empty or moved-from. O(num_bytes()).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return detail::block_rate_from_bits<32, detail::parquet_block_words>(m_words.data(), block_count());
+    }
+
+    /// Distinct values estimated from the bits, -(m/8) ln(1 - X/m) for X of m bits set (each value sets
+    /// eight). Finite when full. O(num_bytes()).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        return detail::items_from_fill(detail::count_set_bits(m_words.data(), m_words.size()),
+                                       std::uint64_t{m_words.size()} * 32, detail::parquet_block_words);
+    }
+
+    /// estimated_item_count() over the values this bitset holds at `false_positive_rate` by the writers'
+    /// sizing formula, n = -(bits / 8) ln(1 - p^(1/8)): a Parquet file records neither the n nor the p its
+    /// writer sized for, so the rate is given (1%, parquet-java's default, unless told). 1.0 = at capacity.
+    /// Throws std::invalid_argument for a rate outside (0, 1). O(num_bytes()).
+    [[nodiscard]] double load_factor(double false_positive_rate = 0.01) const {
+        detail::check_rate("bloom::parquet::split_block_filter::load_factor", false_positive_rate);
+        if (m_words.empty()) {
+            return 0.0;
+        }
+        const double bits = static_cast<double>(m_words.size()) * 32.0;
+        const double capacity = -bits / 8.0 * std::log1p(-std::pow(false_positive_rate, 1.0 / 8.0));
+        return estimated_item_count() / capacity;
+    }
 
     /// The bitset as 32-bit words in host byte order (word i of block b at index 8 b + i).
     [[nodiscard]] const std::uint32_t* words() const noexcept { return m_words.data(); }

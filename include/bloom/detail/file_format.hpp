@@ -62,6 +62,9 @@ struct record_header {
     double target_false_positive_rate = 0.0;
     std::uint64_t item_count = 0;
     std::uint64_t payload_bytes = 0;
+    /// Byte 80: the classic layout's probe_scheme (0 for blocked and scalable records, and in every file
+    /// written before the mixed scheme).
+    std::uint8_t probes = 0;
 };
 
 /// A hasher's id in saved files: Hasher::format_id. A hasher without one cannot save or load filters:
@@ -140,6 +143,7 @@ inline void encode_header(const record_header& header, unsigned char* out) noexc
     store_little_endian(out + 56, header.item_count, 8);
     store_little_endian(out + 64, header.payload_bytes, 8);
     store_little_endian(out + 72, checksum_of(out, record_header_checksummed_bytes), 8);
+    out[80] = header.probes;
 }
 
 /// What parse_header checks against the bytes available: the whole record, or only the header (a stream
@@ -169,7 +173,7 @@ enum header_extent { whole_record, header_only };
         throw_format_error(where, "header checksum mismatch: the header is corrupt");
     }
 #endif
-    for (std::size_t i = 80; i < record_header_bytes; ++i) {
+    for (std::size_t i = 81; i < record_header_bytes; ++i) {
         if (bytes[i] != 0) {
             throw_format_error(where, "reserved header byte " + std::to_string(i) + " is not zero");
         }
@@ -189,6 +193,7 @@ enum header_extent { whole_record, header_only };
     header.target_false_positive_rate = double_of(load_little_endian(bytes + 48, 8));
     header.item_count = load_little_endian(bytes + 56, 8);
     header.payload_bytes = load_little_endian(bytes + 64, 8);
+    header.probes = bytes[80];
     const std::uint64_t remaining = size - record_header_bytes;
     if (extent == whole_record &&
         (header.payload_bytes > remaining || remaining - header.payload_bytes < record_checksum_bytes)) {
@@ -270,6 +275,11 @@ inline void check_kind_and_hasher(const record_header& header, record_kind expec
 inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
                                    unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
     check_kind_and_hasher(header, expected, hasher_id, where);
+    const unsigned highest_probe_scheme = expected == record_kind::blocked ? 0 : 1;
+    if (header.probes > highest_probe_scheme) {
+        throw_format_error(where, "probe scheme " + std::to_string(header.probes) + " is not one a " +
+                                      kind_name(expected) + " filter uses");
+    }
     if (header.counter_bits != counter_bits) {
         throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
                                       "-bit counters, this filter has " + std::to_string(counter_bits));

@@ -7,6 +7,7 @@
 // operations that treat the words as a plain bit set (clear, union, intersection, equality, fill).
 // Each filter derives from it and adds its own insert, contains and rate formula.
 
+#include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/hash.hpp"
@@ -25,7 +26,8 @@
 namespace bloom::detail {
 
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
-/// and probes each of its stages (same hasher, same seed) by that hash; a concurrent filter converts to
+/// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
+/// set; a concurrent filter converts to
 /// and from the plain filter of the same layout by copying its words and counts. A filter befriends this
 /// class to grant it; users never name it.
 struct filter_access {
@@ -36,6 +38,11 @@ struct filter_access {
     template <class Filter>
     [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
         return filter.contains_hash(hash);
+    }
+    /// The distinct bits an insert of `hash` would set (classic layout).
+    template <class Filter>
+    [[nodiscard]] static std::uint64_t unset_probe_count(const Filter& filter, std::uint64_t hash) noexcept {
+        return filter.unset_probe_count(hash);
     }
     /// The filter's words, writable.
     template <class Filter>
@@ -63,8 +70,8 @@ struct filter_access {
 };
 
 /// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
-/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes and seeds are equal: filters combine only
-/// then.
+/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes (probe scheme included) and seeds are
+/// equal: filters combine only then.
 inline void require_same_shape(const char* where, filter_geometry mine, std::uint64_t my_seed,
                                filter_geometry theirs, std::uint64_t their_seed) {
     std::string differences;
@@ -76,6 +83,7 @@ inline void require_same_shape(const char* where, filter_geometry mine, std::uin
     };
     note("bit_count", mine.bit_count, theirs.bit_count);
     note("hash_count", mine.hash_count, theirs.hash_count);
+    note("probe scheme", static_cast<std::uint64_t>(mine.probes), static_cast<std::uint64_t>(theirs.probes));
     note("seed", my_seed, their_seed);
     if (!differences.empty()) {
         throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
@@ -103,7 +111,15 @@ class filter_base {
     [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
     /// The rate the filter was sized for, reached at expected_items().
     [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
-    /// Inserts that returned true (a union adds counts, an intersection keeps the smaller).
+    /// How the k positions derive from an item's hash (probe_scheme::mixed unless loaded from an old file).
+    [[nodiscard]] probe_scheme probes() const noexcept { return m_probe_scheme; }
+    /// The shape: bit_count(), hash_count(), probes(); a filter built from it has the same positions.
+    [[nodiscard]] filter_geometry geometry() const noexcept {
+        return {m_bit_count, m_hash_count, m_probe_scheme};
+    }
+    /// Items inserted that were new (insert returned true). After |= or &=, whose exact count no filter
+    /// can know, the estimate from the bits, estimated_item_count() rounded (unless the result equals one
+    /// side's bits, whose count it keeps: f | f has f's count). Saved and loaded as is.
     [[nodiscard]] std::uint64_t item_count() const noexcept { return m_item_count; }
 
     /// Fraction of bits set, in [0, 1]. O(m / 64).
@@ -112,18 +128,19 @@ class filter_base {
                                 : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
     }
 
-    /// Items estimated from the fill, -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007): counts distinct items
-    /// after unions, where item_count() cannot. Infinity once every bit is set. O(m / 64).
+    /// Distinct items estimated from the bits, -(m/k) ln(1 - X/m) for X set bits (Swamidass & Baldi 2007):
+    /// right after unions and overfilling, where item_count() is not. A full filter reports (m/k) ln(2m),
+    /// finite. 0 for a moved-from filter. O(m / 64).
     [[nodiscard]] double estimated_item_count() const noexcept {
-        if (m_bit_count == 0) {
-            return 0.0;
-        }
-        const std::uint64_t set_bits = set_bit_count();
-        if (set_bits == m_bit_count) {
-            return std::numeric_limits<double>::infinity();
-        }
-        const double m = static_cast<double>(m_bit_count);
-        return -(m / static_cast<double>(m_hash_count)) * std::log1p(-static_cast<double>(set_bits) / m);
+        return items_from_fill(set_bit_count(), m_bit_count, m_hash_count);
+    }
+
+    /// estimated_item_count() / expected_items(): 1.0 at capacity, above 1 once the rate exceeds the
+    /// target it was sized for. 0 for a moved-from filter. O(m / 64).
+    [[nodiscard]] double load_factor() const noexcept {
+        return m_bit_count == 0 || m_expected_items == 0
+                   ? 0.0
+                   : estimated_item_count() / static_cast<double>(m_expected_items);
     }
 
     /// Bytes of the bit array.
@@ -146,15 +163,15 @@ class filter_base {
   protected:
     [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
         return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
-               m_seed == other.m_seed;
+               m_probe_scheme == other.m_probe_scheme && m_seed == other.m_seed;
     }
 
     filter_base(filter_geometry geometry, std::uint64_t expected_items, double false_positive_rate,
                 std::uint64_t seed, const Hasher& hash_function, const Allocator& allocator)
         : m_words(static_cast<std::size_t>(word_count_for(geometry.bit_count)), std::uint64_t{0},
                   word_allocator(allocator)),
-          m_bit_count(geometry.bit_count), m_hash_count(geometry.hash_count), m_seed(seed),
-          m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
+          m_bit_count(geometry.bit_count), m_hash_count(geometry.hash_count), m_probe_scheme(geometry.probes),
+          m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
           m_hasher(hash_function) {}
 
     filter_base(const filter_base&) = default;
@@ -163,7 +180,8 @@ class filter_base {
     // A moved-from filter has no bits and no probes: contains() is vacuously true, insert() a no-op.
     filter_base(filter_base&& other) noexcept
         : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
-          m_seed(other.m_seed), m_expected_items(other.m_expected_items),
+          m_probe_scheme(other.m_probe_scheme), m_seed(other.m_seed),
+          m_expected_items(other.m_expected_items),
           m_target_false_positive_rate(other.m_target_false_positive_rate), m_item_count(other.m_item_count),
           m_hasher(std::move(other.m_hasher)) {
         other.reset_shape();
@@ -176,6 +194,7 @@ class filter_base {
             m_words = std::move(other.m_words);
             m_bit_count = other.m_bit_count;
             m_hash_count = other.m_hash_count;
+            m_probe_scheme = other.m_probe_scheme;
             m_seed = other.m_seed;
             m_expected_items = other.m_expected_items;
             m_target_false_positive_rate = other.m_target_false_positive_rate;
@@ -193,6 +212,7 @@ class filter_base {
         swap(m_words, other.m_words);
         swap(m_bit_count, other.m_bit_count);
         swap(m_hash_count, other.m_hash_count);
+        swap(m_probe_scheme, other.m_probe_scheme);
         swap(m_seed, other.m_seed);
         swap(m_expected_items, other.m_expected_items);
         swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
@@ -203,27 +223,20 @@ class filter_base {
     /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
     /// difference otherwise.
     void require_compatible(const char* where, const filter_base& other) const {
-        require_same_shape(where, {m_bit_count, m_hash_count}, m_seed,
-                           {other.m_bit_count, other.m_hash_count}, other.m_seed);
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.m_seed);
     }
 
+    // After a union or an intersection the distinct items are unknowable from the counts (the two sets
+    // may overlap anywhere between not at all and completely): the count becomes the estimate from the
+    // bits, except when the result is one side's bits, whose count it keeps exactly.
     void unite(const char* where, const filter_base& other) {
         require_compatible(where, other);
-        for (std::size_t i = 0; i < m_words.size(); ++i) {
-            m_words[i] |= other.m_words[i];
-        }
-        // An upper bound of the distinct items: keeps the current rate on the safe side.
-        const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - m_item_count;
-        m_item_count = other.m_item_count > room ? std::numeric_limits<std::uint64_t>::max()
-                                                 : m_item_count + other.m_item_count;
+        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
     }
 
     void intersect(const char* where, const filter_base& other) {
         require_compatible(where, other);
-        for (std::size_t i = 0; i < m_words.size(); ++i) {
-            m_words[i] &= other.m_words[i];
-        }
-        m_item_count = std::min(m_item_count, other.m_item_count);
+        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
     }
 
     [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
@@ -245,15 +258,32 @@ class filter_base {
     word_vector m_words;
     std::uint64_t m_bit_count;
     unsigned m_hash_count;
+    probe_scheme m_probe_scheme;
     std::uint64_t m_seed;
     std::uint64_t m_expected_items;
     double m_target_false_positive_rate;
     std::uint64_t m_item_count = 0;
     Hasher m_hasher;
 
-  private:
     [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
-        return popcount(m_words.data(), m_words.size());
+        return count_set_bits(m_words.data(), m_words.size());
+    }
+
+  private:
+    template <class Combine>
+    void combine(const filter_base& other, Combine&& word_of_result) noexcept {
+        bool kept_mine = true, kept_theirs = true;
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            const std::uint64_t result = word_of_result(m_words[i], other.m_words[i]);
+            kept_mine = kept_mine && result == m_words[i];
+            kept_theirs = kept_theirs && result == other.m_words[i];
+            m_words[i] = result;
+        }
+        if (kept_mine) {
+            return;
+        }
+        m_item_count = kept_theirs ? other.m_item_count
+                                   : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
     }
 
     void reset_shape() noexcept {

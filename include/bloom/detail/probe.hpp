@@ -2,16 +2,23 @@
 #ifndef BLOOM_DETAIL_PROBE_HPP
 #define BLOOM_DETAIL_PROBE_HPP
 
-// How a filter turns one 64-bit hash into its k bit positions.
+// How a filter turns one 64-bit hash into its k bit positions, under either of the two probe schemes a
+// filter (and a saved file, header byte 80) may use; see bloom::probe_scheme in <bloom/sizing.hpp>.
 //
-// Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that g_i = h1 + i*h2 keeps the
-// asymptotic rate of k independent hashes. Dillinger & Manolios 2004 add a cubic term ("enhanced double
-// hashing": g_i = h1 + i*h2 + (i^3 - i)/6) so that a degenerate step h2 cannot collapse all k probes onto
-// one position. We run that recurrence over the full 64-bit ring (x += y; y += i * c) and map each g_i onto
-// [0, m) by multiply-shift, (g_i * m) >> 64 (Lemire 2019): no division, and every position below m is
-// reachable however large m is, so filters past 2^32 bits keep their rate. Because multiply-shift reads
-// the high bits, the cubic term is scaled by c = 2^64 / golden ratio: a step h2 below 2^64 / m (probes on
-// neighbouring bits) then still spreads probes 2..k-1 across the whole array.
+// probe_scheme::mixed (every new filter): x_i = h + i*s over the 64-bit ring, with the step s an
+// independent remix of the hash (mix64(h), odd), and position i = multiply-shift of a one-round remix of
+// x_i, (x_i ^ x_i >> 32) * c. Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that
+// g_i = h1 + i*h2 keeps the asymptotic rate of k independent hashes, but only asymptotically: positions
+// that are a linear function of i depend on two numbers per item, so on a small filter two items' whole
+// probe sets coincide with probability about 1/(k m^2) (REFERENCES.md: a floor no k pushes below, 7.7e-5
+// for one item at a 1e-5 target). The remix makes each position depend on all 64 bits of x_i, so probe
+// sets coincide only when the 128 bits (h, s) do, and the k probes behave as independent uniform
+// positions for every m from 1 to 2^64 - 1: the filter's rate is fill^k, and at capacity the formula's.
+//
+// probe_scheme::enhanced_double_hashing (files written before the mixed scheme, which must keep
+// answering as they were saved): g_i = h + i*s + c*(i^3 - i)/6 with s the hash rotated by 32 bits
+// (Dillinger & Manolios 2004), each g_i mapped by multiply-shift. Its step shares bits with its start,
+// which past 2^33 bits leaves the fill 0.5% below the ideal and the rate 7% above the formula.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +26,22 @@
 #if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
 #    include <intrin.h>
 #endif
+
+namespace bloom {
+
+/// How a classic-layout filter (bloom_filter, counting_bloom_filter, their concurrent and view forms)
+/// derives its k bit positions from an item's hash. A filter's scheme is part of its shape: saved with it,
+/// compared by compatible_with(). Blocked filters have one scheme of their own.
+enum class probe_scheme : std::uint8_t {
+    /// Enhanced double hashing, as filters saved before the mixed scheme use it (file byte 80 = 0). Loads of
+    /// those files keep it, so they answer as they did; new filters never use it.
+    enhanced_double_hashing = 0,
+    /// Double hashing over an independent step with each point remixed (file byte 80 = 1): the k positions
+    /// behave as independent uniform probes at every size. The default.
+    mixed = 1,
+};
+
+} // namespace bloom
 
 namespace bloom::detail {
 
@@ -52,14 +75,11 @@ namespace bloom::detail {
     return value;
 }
 
-/// The k probe positions of one item, produced one at a time by enhanced double hashing.
-class probe_sequence {
+/// The k probe positions of one item under probe_scheme::enhanced_double_hashing, one at a time.
+class enhanced_double_hashing_probes {
   public:
-    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width: its
-    /// high bits, which choose the positions, are then the hash's low bits, independent of the start's
-    /// high bits. One 64-bit hash per item is enough, and a rotation is far cheaper than a second mix
-    /// (it halves the cost of a lookup that hits the cache).
-    explicit constexpr probe_sequence(std::uint64_t hash) noexcept
+    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width.
+    explicit constexpr enhanced_double_hashing_probes(std::uint64_t hash) noexcept
         : m_position(hash), m_step(((hash << 32) | (hash >> 32)) | 1) {}
 
     /// The next position in [0, bit_count).
@@ -78,6 +98,41 @@ class probe_sequence {
     std::uint64_t m_index = 0;
 };
 
+/// The k probe positions of one item under probe_scheme::mixed, one at a time.
+class mixed_probes {
+  public:
+    /// `hash` must be well mixed. The step is an independent remix of it, odd so that the k points x_i
+    /// are distinct.
+    explicit constexpr mixed_probes(std::uint64_t hash) noexcept : m_point(hash), m_step(mix64(hash) | 1) {}
+
+    /// The next position in [0, bit_count).
+    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
+        // One xorshift-multiply round: the multiply carries every bit of the point into the high bits that
+        // multiply-shift reads, and the xorshift first folds the high half into the low one, so points that
+        // differ anywhere (not only in their high bits) land on unrelated positions.
+        std::uint64_t point = m_point;
+        point ^= point >> 32;
+        point *= 0xd6e8feb86659fd93ULL;
+        m_point += m_step;
+        return reduce_to_range(point, bit_count);
+    }
+
+  private:
+    std::uint64_t m_point;
+    std::uint64_t m_step;
+};
+
+/// Calls `body(probes)` with the probe sequence of `hash` under `scheme`: the one place that picks the
+/// sequence type, so every classic-layout kernel (insert, lookup, prefetch, count) is written once, as a
+/// generic lambda, and the scheme costs one predictable branch per item rather than one per probe.
+template <class Body>
+decltype(auto) with_probes(probe_scheme scheme, std::uint64_t hash, Body&& body) {
+    if (scheme == probe_scheme::enhanced_double_hashing) {
+        return body(enhanced_double_hashing_probes(hash));
+    }
+    return body(mixed_probes(hash));
+}
+
 /// The classic layout's lookup: true if the k bits `hash` selects among `bit_count` bits are all set.
 /// `words[i]` yields word i: a plain pointer for a filter's own words, little_endian_words for a view.
 /// Probes are tested in groups of four without branching, then one branch per group. A branch per probe
@@ -86,22 +141,23 @@ class probe_sequence {
 /// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
 template <class Words>
 [[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
-                                    std::uint64_t hash) noexcept {
-    probe_sequence probes(hash);
-    unsigned remaining = hash_count;
-    while (remaining != 0) {
-        const unsigned group = remaining < 4 ? remaining : 4;
-        std::uint64_t all_set = 1;
-        for (unsigned i = 0; i < group; ++i) {
-            const std::uint64_t position = probes.next(bit_count);
-            all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
+                                    probe_scheme scheme, std::uint64_t hash) noexcept {
+    return with_probes(scheme, hash, [&](auto probes) {
+        unsigned remaining = hash_count;
+        while (remaining != 0) {
+            const unsigned group = remaining < 4 ? remaining : 4;
+            std::uint64_t all_set = 1;
+            for (unsigned i = 0; i < group; ++i) {
+                const std::uint64_t position = probes.next(bit_count);
+                all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
+            }
+            if ((all_set & 1) == 0) {
+                return false;
+            }
+            remaining -= group;
         }
-        if ((all_set & 1) == 0) {
-            return false;
-        }
-        remaining -= group;
-    }
-    return true;
+        return true;
+    });
 }
 
 } // namespace bloom::detail

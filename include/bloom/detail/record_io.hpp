@@ -123,6 +123,8 @@ void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, 
     header.target_false_positive_rate = filter.target_false_positive_rate();
     header.item_count = filter.item_count();
     header.payload_bytes = std::uint64_t{filter.word_count()} * 8;
+    // The blocked layout places bits one way only; its byte stays 0, as in every earlier file.
+    header.probes = kind == record_kind::blocked ? 0 : static_cast<std::uint8_t>(filter.probes());
     unsigned char head[record_header_bytes];
     encode_header(header, head);
     hashing_sink<Sink> hashing(sink);
@@ -145,7 +147,8 @@ read_bit_array_record(const unsigned char* bytes, const record_header& header, r
     // The payload is in the input (parse_header checked), so the filter allocates no more than it.
     Filter filter = [&] {
         try {
-            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count)},
+            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count),
+                                          static_cast<probe_scheme>(header.probes)},
                           header.seed, hash_function, allocator);
         } catch (const std::invalid_argument& error) {
             throw_format_error(where, std::string("the saved shape is invalid: ") + error.what());
@@ -251,8 +254,10 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
                             const Hasher& hash_function, const Allocator& allocator, word_order order,
                             const char* where) {
         check_kind_and_hasher(header, kind, hasher_format_id<Hasher>(), where);
-        if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0) {
-            throw_format_error(where, "a scalable record has counter_bits, hash_count and bit_count 0");
+        if (header.counter_bits != 0 || header.hash_count != 0 || header.bit_count != 0 ||
+            header.probes != 0) {
+            throw_format_error(
+                where, "a scalable record has counter_bits, hash_count, bit_count and probe scheme 0");
         }
         if (header.payload_bytes < scalable_parameter_bytes) {
             throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
