@@ -93,6 +93,44 @@ info)
     [[ $(field seed) == 0x0000000000000007 ]] || fail "info seed: $out"
     ;;
 
+capacity)
+    field() { sed -n "s/^$1: *//p" <<<"$out"; }
+    expect 0 "$bloom" create --items 2000 --rate 0.01 f.bloom
+    seq 1 1000 >half.txt
+    expect 0 "$bloom" add f.bloom <half.txt
+    [[ $err != *warning* ]] || fail "a warning below capacity: $err"
+    expect 0 "$bloom" info f.bloom
+    [[ $out != *warning* ]] || fail "info warned below capacity: $out"
+    load=$(field "load factor" | cut -d' ' -f1)
+    awk -v l="$load" 'BEGIN { exit !(l > 0.45 && l < 0.55) }' || fail "load factor at half capacity: $load"
+    # Past capacity: the add succeeds, with one warning line on stderr; info warns once the rate from the
+    # bits passes twice the target.
+    seq 1001 5000 >more.txt
+    expect 0 "$bloom" add f.bloom <more.txt
+    [[ $(grep -c '^warning: ' <<<"$err") == 1 ]] || fail "add past capacity: $err"
+    contains "$err" "2,000"
+    expect 0 "$bloom" info f.bloom
+    [[ $(grep -c '^warning: ' <<<"$out") == 1 ]] || fail "info past capacity: $out"
+    load=$(field "load factor" | cut -d' ' -f1)
+    awk -v l="$load" 'BEGIN { exit !(l > 2.3 && l < 2.7) }' || fail "load factor at 2.5x: $load"
+    # The reported rate is what non-members see: 20,000 of them, within 4 sigma + 5%.
+    rate=$(field "current rate" | cut -d' ' -f1)
+    seq 1000001 1020000 >absent.txt
+    "$bloom" check f.bloom <absent.txt >present.txt || true
+    present=$(wc -l <present.txt)
+    awk -v p="$rate" -v c="$present" 'BEGIN { q = 20000; s = sqrt(p * (1 - p) / q);
+        d = c / q - p; if (d < 0) d = -d; exit !(d <= 4 * s + 0.05 * p) }' ||
+        fail "current rate $rate, measured $present of 20000"
+    # A merge of a file with itself has its count and its rate.
+    expect 0 "$bloom" info f.bloom
+    before_items=$(field items)
+    before_rate=$(field "current rate")
+    expect 0 "$bloom" merge dup.bloom f.bloom f.bloom
+    expect 0 "$bloom" info dup.bloom
+    [[ $(field items) == "$before_items" ]] || fail "f | f items: $out"
+    [[ $(field "current rate") == "$before_rate" ]] || fail "f | f rate: $out"
+    ;;
+
 merge)
     expect 0 "$bloom" create --items 1000 --rate 0.01 a.bloom
     expect 0 "$bloom" create --items 1000 --rate 0.01 b.bloom

@@ -492,17 +492,30 @@ int run_add(const std::vector<std::string>& arguments) {
     any_filter filter = load_any(path);
     std::uint64_t seen = 0;
     std::uint64_t added = 0;
+    std::string past_capacity; // the warning, if this add leaves the filter past its expected items
     std::visit(
         [&](auto& typed) {
             for_each_value(values, [&](const std::string& value) {
                 ++seen;
                 added += typed.insert(value) ? 1 : 0;
             });
+            using filter_type = std::decay_t<decltype(typed)>;
+            if constexpr (!std::is_same_v<filter_type, scalable_filter>) { // a scalable filter grows instead
+                if (added != 0 && typed.item_count() > typed.expected_items()) {
+                    past_capacity = "warning: " + path.string() + " now holds " +
+                                    grouped(typed.item_count()) + " items, past the " +
+                                    grouped(typed.expected_items()) + " it was sized for: its rate is " +
+                                    percent(typed.current_false_positive_rate()) + " (target " +
+                                    percent(typed.target_false_positive_rate()) +
+                                    "); rebuild it larger with bloom create --items\n";
+                }
+            }
         },
         filter);
     save_any(filter, path);
     std::cerr << "added " << grouped(seen) << " values to " << path.string() << ": " << grouped(added)
-              << " new, " << grouped(seen - added) << " probably present already\n";
+              << " new, " << grouped(seen - added) << " probably present already\n"
+              << past_capacity;
     return exit_ok;
 }
 
@@ -555,15 +568,32 @@ void print_line(const char* label, const std::string& value) {
     std::printf("%-16s %s\n", label, value.c_str());
 }
 
+std::string number_text(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
+// The monitoring rule of the README: a filter whose rate (from its bits) is above twice its target should
+// be rebuilt larger or grown.
+void print_rate_lines(double current, double target) {
+    print_line("current rate:", rate_text(current));
+    print_line("target rate:", rate_text(target));
+    if (current > 2.0 * target) {
+        std::printf("warning: the current rate %s is above twice the target %s: rebuild the filter larger\n",
+                    percent(current).c_str(), percent(target).c_str());
+    }
+}
+
 template <class Filter>
 void print_common_info(const Filter& filter) {
     print_line("k:", std::to_string(filter.hash_count()) + " (hash functions)");
     print_line("seed:", hex(filter.seed()));
     print_line("items:", std::to_string(filter.item_count()));
     print_line("expected items:", std::to_string(filter.expected_items()));
+    print_line("load factor:", number_text(filter.load_factor()) + " (estimated items / expected items)");
     print_line("fill:", percent(filter.fill_ratio()));
-    print_line("current rate:", rate_text(filter.current_false_positive_rate()));
-    print_line("target rate:", rate_text(filter.target_false_positive_rate()));
+    print_rate_lines(filter.current_false_positive_rate(), filter.target_false_positive_rate());
 }
 
 int run_info(const std::vector<std::string>& arguments) {
@@ -585,8 +615,9 @@ int run_info(const std::vector<std::string>& arguments) {
                 print_line("seed:", hex(typed.seed()));
                 print_line("items:", std::to_string(typed.item_count()));
                 print_line("initial capacity:", std::to_string(typed.initial_capacity()));
-                print_line("current rate:", rate_text(typed.current_false_positive_rate()));
-                print_line("target rate:", rate_text(typed.target_false_positive_rate()));
+                print_line("load factor:",
+                           number_text(typed.load_factor()) + " (estimated items / the stages' capacity)");
+                print_rate_lines(typed.current_false_positive_rate(), typed.target_false_positive_rate());
             } else if constexpr (std::is_same_v<filter_type, classic_filter> ||
                                  std::is_same_v<filter_type, blocked_filter>) {
                 print_line("kind:", std::is_same_v<filter_type, classic_filter> ? "classic" : "blocked");
