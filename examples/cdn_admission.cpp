@@ -207,6 +207,13 @@ class exact_second_hit {
 /// (b) Second request within the window, remembered by two rotating Bloom filters. Exact sets shadow the
 /// filters (they receive the same inserts and rotate with them), so each decision can be checked: the
 /// filters hold a superset of what the sets hold, and the difference is their false positives.
+/// The rate formula at a filter's item count, 0 while it is empty.
+double formula_rate(const bloom::bloom_filter<std::uint64_t>& filter) {
+    return filter.item_count() == 0
+               ? 0.0
+               : bloom::false_positive_rate(filter.bit_count(), filter.hash_count(), filter.item_count());
+}
+
 class bloom_second_hit {
   public:
     /// Each filter holds at most `window` inserts (one per request at most) at rate/2, so a first-time
@@ -232,9 +239,10 @@ class bloom_second_hit {
             ++m_exact_admissions;
             m_false_negatives += seen ? 0 : 1;
         } else {
-            // A first request within the window: the formula's chance that either filter reports it anyway.
-            const double pass = 1.0 - (1.0 - m_current.current_false_positive_rate()) *
-                                          (1.0 - m_previous.current_false_positive_rate());
+            // A first request within the window: the formula's chance that either filter reports it anyway,
+            // at each filter's item count (O(1) per decision; current_false_positive_rate() would scan the
+            // bits on every request).
+            const double pass = 1.0 - (1.0 - formula_rate(m_current)) * (1.0 - formula_rate(m_previous));
             ++m_first_time;
             m_extra_admissions += seen ? 1 : 0;
             m_expected_extra += pass;

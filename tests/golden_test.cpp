@@ -113,15 +113,15 @@ TEST_CASE("literal bit positions are pinned", "[golden]") {
     SECTION("\"bloom\" in a {1000, 5} filter") {
         bloom::bloom_filter<std::string> filter(bloom::filter_geometry{1000, 5});
         filter.insert("bloom");
-        CHECK(positions(0xd823c729c62bdf6eULL, 1000, 5) == std::vector<std::uint64_t>{62, 77, 966, 851, 322});
-        CHECK(set_positions(filter) == std::vector<std::uint64_t>{62, 77, 322, 851, 966});
+        CHECK(positions(0xd823c729c62bdf6eULL, 1000, 5) == std::vector<std::uint64_t>{62, 317, 34, 264, 611});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{34, 62, 264, 317, 611});
     }
     SECTION("std::uint64_t 42 in a {1000, 5} filter") {
         bloom::bloom_filter<std::uint64_t> filter(bloom::filter_geometry{1000, 5});
         filter.insert(std::uint64_t{42});
         CHECK(positions(0xec0686d61a0d7d3cULL, 1000, 5) ==
-              std::vector<std::uint64_t>{149, 477, 243, 612, 384});
-        CHECK(set_positions(filter) == std::vector<std::uint64_t>{149, 243, 384, 477, 612});
+              std::vector<std::uint64_t>{149, 499, 901, 442, 296});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{149, 296, 442, 499, 901});
     }
     SECTION("the scheme of earlier files, for filters loaded from them") {
         constexpr auto legacy = bloom::probe_scheme::enhanced_double_hashing;

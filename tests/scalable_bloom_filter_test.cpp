@@ -258,15 +258,21 @@ TEST_CASE("scalable: the compound rate is 1 - prod(1 - p_i) and stays below the 
         for (std::uint64_t i = 0; i < 100 && filter.item_count() < 3; ++i) {
             filter.insert(key<std::uint64_t>(i));
         }
-        REQUIRE(filter.stage_count() == 3);
+        // Three stages hold one item each, unless an item would have overfilled a stage even alone: it
+        // then went on to the next one, leaving that stage empty.
+        REQUIRE(filter.stage_count() >= 3);
         double all_miss = 1.0;
-        for (std::size_t i = 0; i < 3; ++i) {
+        std::uint64_t held = 0;
+        for (std::size_t i = 0; i < filter.stage_count(); ++i) {
             const auto& stage = filter.stage(i);
-            check_stage_bits(stage.bit_count(), stage.hash_count(), 1,
-                             0.5 * std::pow(0.5, static_cast<double>(i + 1)));
-            CHECK(stage.item_count() == 1);
+            const double share = 0.5 * std::pow(0.5, static_cast<double>(i + 1));
+            check_stage_bits(stage.bit_count(), stage.hash_count(), 1, share);
+            CHECK(stage.item_count() <= 1);
+            CHECK(bloom_test::rate_from_words(stage) <= share);
+            held += stage.item_count();
             all_miss *= 1.0 - bloom_test::rate_from_words(stage);
         }
+        CHECK(held == 3);
         CHECK(std::fabs(filter.current_false_positive_rate() - (1.0 - all_miss)) <= 1e-12);
     }
 }

@@ -96,13 +96,13 @@ class splitmix64 {
 }
 
 /// The k positions among m of an item of 64-bit hash h, by the probe scheme of every new filter
-/// (probe_scheme::mixed): x = h, s = fmix64(h) | 1; for each i, v = x ^ (x >> 32),
+/// (probe_scheme::mixed): x = h, s = (h * 0x9e3779b97f4a7c15) | 1; for each i, v = x ^ (x >> 32),
 /// v *= 0xd6e8feb86659fd93, position = (v * m) >> 64, then x += s.
 inline std::vector<std::uint64_t> mixed_positions(std::uint64_t hash, std::uint64_t bit_count,
                                                   unsigned hash_count) {
     std::vector<std::uint64_t> result;
     std::uint64_t x = hash;
-    const std::uint64_t step = reference_fmix64(hash) | 1;
+    const std::uint64_t step = (hash * golden_gamma) | 1;
     for (unsigned i = 0; i < hash_count; ++i) {
         const std::uint64_t v = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
         result.push_back(reference_multiply_high(v, bit_count));

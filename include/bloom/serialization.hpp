@@ -67,9 +67,12 @@ struct saved_filter_info {
     std::uint64_t seed = 0;                  ///< The seed of every hash.
     std::uint64_t bit_count = 0;             ///< m: bits, or counters (counting); 0 for scalable.
     std::uint64_t expected_items = 0;        ///< n the filter was sized for (scalable: the first stage's).
-    double target_false_positive_rate = 0.0; ///< p the filter was sized for.
-    std::uint64_t item_count = 0;            ///< Inserts that returned true.
-    std::uint64_t record_bytes = 0;          ///< The whole record: header, payload, checksum.
+    double target_false_positive_rate = 0.0; ///< p the filter was sized for (not a current rate).
+    /// The saved filter's item_count(): items inserted that were new, or after a union or intersection the
+    /// estimate from the bits; counting filters: inserts minus successful removes; scalable: the stages' sum.
+    std::uint64_t item_count = 0;
+    std::uint64_t record_bytes = 0; ///< The whole record: header, payload, checksum.
+    probe_scheme probes = probe_scheme::enhanced_double_hashing; ///< Classic and counting: the probe scheme.
 };
 
 /// Reads the header of the record at `data`: checks the magic, version, header checksum and that the
@@ -89,6 +92,7 @@ struct saved_filter_info {
     info.target_false_positive_rate = header.target_false_positive_rate;
     info.item_count = header.item_count;
     info.record_bytes = detail::record_size(header);
+    info.probes = static_cast<probe_scheme>(header.probes);
     return info;
 }
 

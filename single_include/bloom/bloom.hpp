@@ -178,20 +178,20 @@ class aligned_allocator {
 // How a filter turns one 64-bit hash into its k bit positions, under either of the two probe schemes a
 // filter (and a saved file, header byte 80) may use; see bloom::probe_scheme in <bloom/sizing.hpp>.
 //
-// probe_scheme::mixed (every new filter): x_i = h + i*s over the 64-bit ring, with the step s an
-// independent remix of the hash (mix64(h), odd), and position i = multiply-shift of a one-round remix of
-// x_i, (x_i ^ x_i >> 32) * c. Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that
+// probe_scheme::mixed (every new filter): x_i = h + i*s over the 64-bit ring, with the step
+// s = h * 0x9e3779b97f4a7c15 (odd), and position i = multiply-shift of a one-round remix of x_i,
+// (x_i ^ x_i >> 32) * c. Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that
 // g_i = h1 + i*h2 keeps the asymptotic rate of k independent hashes, but only asymptotically: positions
 // that are a linear function of i depend on two numbers per item, so on a small filter two items' whole
 // probe sets coincide with probability about 1/(k m^2) (REFERENCES.md: a floor no k pushes below, 7.7e-5
 // for one item at a 1e-5 target). The remix makes each position depend on all 64 bits of x_i, so probe
-// sets coincide only when the 128 bits (h, s) do, and the k probes behave as independent uniform
+// sets coincide only when the 64-bit hashes do, and the k probes behave as independent uniform
 // positions for every m from 1 to 2^64 - 1: the filter's rate is fill^k, and at capacity the formula's.
 //
 // probe_scheme::enhanced_double_hashing (files written before the mixed scheme, which must keep
 // answering as they were saved): g_i = h + i*s + c*(i^3 - i)/6 with s the hash rotated by 32 bits
 // (Dillinger & Manolios 2004), each g_i mapped by multiply-shift. Its step shares bits with its start,
-// which past 2^33 bits leaves the fill 0.5% below the ideal and the rate 7% above the formula.
+// which past 2^33 bits leaves the fill 0.5% below the ideal and the rate 6% above the formula.
 
 #include <cstddef>
 #include <cstdint>
@@ -274,9 +274,13 @@ class enhanced_double_hashing_probes {
 /// The k probe positions of one item under probe_scheme::mixed, one at a time.
 class mixed_probes {
   public:
-    /// `hash` must be well mixed. The step is an independent remix of it, odd so that the k points x_i
-    /// are distinct.
-    explicit constexpr mixed_probes(std::uint64_t hash) noexcept : m_point(hash), m_step(mix64(hash) | 1) {}
+    /// `hash` must be well mixed. The step is the hash times an odd constant, itself odd so that the k
+    /// points x_i are distinct. Each point is remixed before it is used, so the step needs only to differ
+    /// from item to item: a full mix64 there cost 20% of a lookup in the cache. (The hash rotated by 32
+    /// bits does not do: x_1 = h + rotl(h, 32) has equal halves, which the fold below cancels, and past 2^33
+    /// bits that cost 0.2% of the fill.)
+    explicit constexpr mixed_probes(std::uint64_t hash) noexcept
+        : m_point(hash), m_step((hash * 0x9e3779b97f4a7c15ULL) | 1) {}
 
     /// The next position in [0, bit_count).
     [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
@@ -550,9 +554,9 @@ namespace detail {
 /// holding `items` items: E[(X/m)^k] over the number X of bits set by the kn probes. The formula
 /// (1 - e^(-kn/m))^k is its limit for large m, and below it: Bose et al. 2008 ("On the false-positive rate
 /// of Bloom filters") show that it underestimates small filters, e.g. 5x for one item at a 1e-5 target
-/// (24 bits, k = 17), because X varies and (X/m)^k is convex. Up to 8192 bits the distribution of X is
-/// computed throw by throw over the window where it is not negligible (O(kn sqrt(m))); above, a second-order
-/// expansion around the exact mean, whose error there is below 2e-4 relative even at k = 30.
+/// (24 bits, k = 17), because X varies and (X/m)^k is convex. Below 7.75 k^2 bits (and 8192) the
+/// distribution of X is computed throw by throw over the window where it is not negligible
+/// (O(kn sqrt(m))); above, a second-order expansion around the exact mean, within 2e-3 relative there.
 inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_count, std::uint64_t items) {
     const double m = static_cast<double>(bit_count);
     const double k = static_cast<double>(hash_count);
@@ -560,7 +564,10 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
     if (items == 0) {
         return 0.0;
     }
-    if (bit_count > 8192 || throws > 1e6) {
+    // The expansion's next term is of order (k cv)^3, cv = sd(X) / E[X] ~ sqrt(0.31 / m) near the optimal
+    // load: below 0.2 (m > 7.75 k^2) it is under 2e-3 relative, so the O(kn sqrt(m)) distribution is only
+    // computed for the small filters where it matters.
+    if (bit_count > 8192 || static_cast<double>(bit_count) > 7.75 * k * k || throws > 1e6) {
         // E[(X/m)^k] ~ mu^k (1 + k(k-1)/2 Var(X/m) / mu^2), with the exact mean fill mu = 1 - (1 - 1/m)^t
         // and Var(X) = m a - m b + m^2 (b - a^2), a = (1 - 1/m)^t, b = (1 - 2/m)^t, where
         // b - a^2 = a^2 expm1(t log(1 - 1/(m - 1)^2)) avoids the cancellation.
@@ -5898,9 +5905,12 @@ struct saved_filter_info {
     std::uint64_t seed = 0;                  ///< The seed of every hash.
     std::uint64_t bit_count = 0;             ///< m: bits, or counters (counting); 0 for scalable.
     std::uint64_t expected_items = 0;        ///< n the filter was sized for (scalable: the first stage's).
-    double target_false_positive_rate = 0.0; ///< p the filter was sized for.
-    std::uint64_t item_count = 0;            ///< Inserts that returned true.
-    std::uint64_t record_bytes = 0;          ///< The whole record: header, payload, checksum.
+    double target_false_positive_rate = 0.0; ///< p the filter was sized for (not a current rate).
+    /// The saved filter's item_count(): items inserted that were new, or after a union or intersection the
+    /// estimate from the bits; counting filters: inserts minus successful removes; scalable: the stages' sum.
+    std::uint64_t item_count = 0;
+    std::uint64_t record_bytes = 0; ///< The whole record: header, payload, checksum.
+    probe_scheme probes = probe_scheme::enhanced_double_hashing; ///< Classic and counting: the probe scheme.
 };
 
 /// Reads the header of the record at `data`: checks the magic, version, header checksum and that the
@@ -5920,6 +5930,7 @@ struct saved_filter_info {
     info.target_false_positive_rate = header.target_false_positive_rate;
     info.item_count = header.item_count;
     info.record_bytes = detail::record_size(header);
+    info.probes = static_cast<probe_scheme>(header.probes);
     return info;
 }
 
