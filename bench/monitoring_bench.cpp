@@ -15,6 +15,8 @@
 // <kind> is classic, blocked or counting (4-bit counters). Nothing is kept up to date on insert for the
 // rate: inserts and lookups cost what they did, and a rate costs one scan, O(m / 64).
 
+#include "keys.hpp"
+
 #include <benchmark/benchmark.h>
 #include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
@@ -27,35 +29,26 @@
 
 namespace {
 
-std::uint64_t mix(std::uint64_t value) {
-    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    value = (value ^ (value >> 27)) * 0x94d049bb133111ebULL;
-    return value ^ (value >> 31);
-}
+using bench::splitmix64;
+
+constexpr std::uint64_t member_seed = 1;
+constexpr std::uint64_t non_member_seed = 2;
 
 template <class Filter>
 void fill(Filter& filter, std::size_t items) {
-    for (std::size_t i = 1; i <= items; ++i) {
-        filter.insert(mix(i));
+    splitmix64 members(member_seed);
+    for (std::size_t i = 0; i < items; ++i) {
+        filter.insert(members());
     }
 }
 
-template <class Filter>
-void current_rate_benchmark(benchmark::State& state, std::size_t items) {
+/// One observer that scans the bits (`observe(filter)`), per byte of the bit array.
+template <class Filter, class Observe>
+void scan_benchmark(benchmark::State& state, std::size_t items, Observe observe) {
     Filter filter(items, 0.01);
     fill(filter, items);
     for (auto _ : state) {
-        benchmark::DoNotOptimize(filter.current_false_positive_rate());
-    }
-    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(filter.memory_bytes()));
-}
-
-template <class Filter>
-void load_factor_benchmark(benchmark::State& state, std::size_t items) {
-    Filter filter(items, 0.01);
-    fill(filter, items);
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(filter.load_factor());
+        benchmark::DoNotOptimize(observe(filter));
     }
     state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(filter.memory_bytes()));
 }
@@ -78,8 +71,11 @@ void lookup_benchmark(benchmark::State& state, std::size_t items, bloom::probe_s
     fill(filter, items);
     std::size_t found = 0;
     for (auto _ : state) {
-        for (std::size_t i = 1; i <= 2 * items; ++i) {
-            found += filter.contains(mix(i ^ (i & 1 ? 0 : std::size_t{1} << 40))) ? 1 : 0;
+        splitmix64 members(member_seed);
+        splitmix64 non_members(non_member_seed);
+        for (std::size_t i = 0; i < items; ++i) {
+            found += filter.contains(members()) ? 1 : 0;
+            found += filter.contains(non_members()) ? 1 : 0;
         }
     }
     benchmark::DoNotOptimize(found);
@@ -100,11 +96,15 @@ void insert_benchmark(benchmark::State& state, std::size_t items, bloom::probe_s
 
 template <class Filter>
 void register_kind(const std::string& kind, std::size_t items) {
+    using observer = double (*)(const Filter&);
     const std::string size = "/" + std::to_string(items);
-    benchmark::RegisterBenchmark(("current_rate/" + kind + size).c_str(), current_rate_benchmark<Filter>,
-                                 items)
+    const observer rate = [](const Filter& filter) { return filter.current_false_positive_rate(); };
+    const observer load = [](const Filter& filter) { return filter.load_factor(); };
+    benchmark::RegisterBenchmark(("current_rate/" + kind + size).c_str(), scan_benchmark<Filter, observer>,
+                                 items, rate)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("load_factor/" + kind + size).c_str(), load_factor_benchmark<Filter>, items)
+    benchmark::RegisterBenchmark(("load_factor/" + kind + size).c_str(), scan_benchmark<Filter, observer>,
+                                 items, load)
         ->Unit(benchmark::kMillisecond);
 }
 
