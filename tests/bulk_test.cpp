@@ -81,6 +81,8 @@ TEMPLATE_TEST_CASE("bulk insert returns the count and sets the bits of one-at-a-
             insert_keys(bulk, 1'000'000, 1'000'000 + length / 4);
             insert_keys(single, 1'000'000, 1'000'000 + length / 4);
             const std::uint64_t count_before = single.item_count();
+            // One distinct value is new unless it happens to be a false positive of the preloaded items.
+            const bool first_reported = length > 0 && single.contains(values.front());
 
             std::uint64_t single_count = 0;
             for (const value_type& value : values) {
@@ -94,7 +96,7 @@ TEMPLATE_TEST_CASE("bulk insert returns the count and sets the bits of one-at-a-
             CHECK(bulk.insert(values.begin(), values.end()) == 0);
             CHECK(bulk == single);
             if (distinct == 1 && length > 0) {
-                CHECK(single_count == 1);
+                CHECK(single_count == (first_reported ? 0 : 1));
             }
         }
     }

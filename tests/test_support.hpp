@@ -346,6 +346,23 @@ std::uint64_t set_bits(const Filter& filter) {
     return rate;
 }
 
+/// The rate an (n, p) classic filter promises, by the documented rule: the textbook size's formula rate
+/// f0 (best of floor and ceil k) when it is within p (1 + 2 sqrt((1 - p) / (10^7 p))) — 2 sigma of 10^7
+/// queries — allowing 0.1% for the small filters' exact rate on top; otherwise p itself.
+[[nodiscard]] inline double classic_promise(std::uint64_t items, double rate) {
+    const double ln2 = std::log(2.0);
+    const double n = static_cast<double>(items);
+    const double bits = std::ceil(-n * std::log(rate) / (ln2 * ln2));
+    const double ideal = bits / n * ln2;
+    double textbook = 1.0;
+    for (const double k : {std::floor(ideal), std::ceil(ideal)}) {
+        const double probes = std::fmax(k, 1.0);
+        textbook = std::fmin(textbook, std::pow(1.0 - std::exp(-probes * n / bits), probes));
+    }
+    const double resolution = 2.0 * std::sqrt((1.0 - rate) / (1e7 * rate));
+    return textbook <= rate * (1.0 + resolution) ? std::fmax(rate, textbook) * 1.001 : rate;
+}
+
 /// fill^k of a classic-layout filter's words, computed here: the rate a non-member sees given the bits.
 template <class Filter>
 [[nodiscard]] double rate_from_words(const Filter& filter) {
