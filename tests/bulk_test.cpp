@@ -7,6 +7,7 @@
 #include "catch.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
 #include <cstddef>
@@ -287,6 +288,36 @@ TEMPLATE_TEST_CASE("bulk operations on string filters take any string type", "[b
     CHECK(by_string == by_view);
     std::vector<bool> expected = single_answers(from_strings, queries);
     CHECK(std::vector<bool>(by_string.begin(), by_string.end()) == expected);
+}
+
+TEMPLATE_TEST_CASE("classic bulk contains answers as single calls do, under both probe schemes",
+                   "[bulk][lookup]", std::uint64_t, std::string) {
+    // A crowded filter (about 2 bits per member: many false positives, and misses that stop in the second
+    // group of four probes) and a roomy one (10 bits per member: misses that stop in the first group).
+    for (const bloom::probe_scheme scheme :
+         {bloom::probe_scheme::mixed, bloom::probe_scheme::enhanced_double_hashing}) {
+        for (const std::uint64_t bit_count : {std::uint64_t{2'000}, std::uint64_t{10'000}}) {
+            INFO("scheme " << static_cast<int>(scheme) << ", " << bit_count << " bits");
+            bloom::bloom_filter<TestType> filter(bloom::filter_geometry{bit_count, 7, scheme});
+            insert_keys(filter, 0, 1000);
+            std::vector<TestType> members;
+            std::vector<TestType> non_members;
+            for (std::uint64_t i = 0; i < 1000; ++i) {
+                members.push_back(key<TestType>(i));
+                non_members.push_back(key<TestType>(1'000'000 + i));
+            }
+            std::vector<bool> found;
+            filter.contains(members.begin(), members.end(), std::back_inserter(found));
+            CHECK(found == std::vector<bool>(members.size(), true));
+            std::vector<bool> absent;
+            filter.contains(non_members.begin(), non_members.end(), std::back_inserter(absent));
+            const std::vector<bool> expected = single_answers(filter, non_members);
+            CHECK(absent == expected);
+            // Both answers occur, so a kernel that always said one of them would fail.
+            CHECK(std::count(expected.begin(), expected.end(), true) > 0);
+            CHECK(std::count(expected.begin(), expected.end(), false) > 0);
+        }
+    }
 }
 
 TEMPLATE_TEST_CASE("bulk operations on a moved-from filter insert nothing and find everything",

@@ -4,7 +4,7 @@
 // errors and allocators, for 4-, 8- and 16-bit counters.
 //
 // The reference model below is written again from the documented scheme, independently of the header:
-// the item's 64-bit hash is XXH3 of its canonical bytes with the seed (bloom::hash declares itself
+// the item's 64-bit hash is bloom::hash's word path ("MUM2") of the integer with the seed (it declares itself
 // avalanching, so no extra mixing), its k counter indices follow the enhanced double hashing of
 // golden_test.cpp, and counters are plain integers that saturate at 2^CounterBits - 1. Its words are
 // packed by the documented layout: counter i is bits [(i % (64 / W)) W, +W) of word i / (64 / W).
@@ -52,7 +52,7 @@ class reference_counters {
 
     /// The k counter indices of `value`, by the classic layout's probe scheme (bloom_test::mixed_positions).
     const std::vector<std::uint64_t>& indices(std::uint64_t value) {
-        m_indices = bloom_test::mixed_positions(bloom_test::xxh3_of_le64(value, m_seed), m_counters.size(),
+        m_indices = bloom_test::mixed_positions(bloom_test::mum2_of_word(value, m_seed), m_counters.size(),
                                                 m_hash_count);
         return m_indices;
     }

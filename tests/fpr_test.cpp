@@ -165,6 +165,18 @@ TEST_CASE("sequential integers meet the formula's rate", "[fpr]") {
     }
 }
 
+TEST_CASE("strided integers meet the formula's rate", "[fpr]") {
+    for (const sizing size : all_sizings) {
+        check_rate(bloom_test::strided_keys{}, size);
+    }
+}
+
+TEST_CASE("integers packed from two small fields meet the formula's rate", "[fpr]") {
+    for (const sizing size : all_sizings) {
+        check_rate(bloom_test::grid_keys{}, size);
+    }
+}
+
 TEST_CASE("integers differing in one bit meet the formula's rate", "[fpr]") {
     for (const sizing size : all_sizings) {
         check_rate(bloom_test::one_bit_keys{}, size);
@@ -207,7 +219,8 @@ TEST_CASE("the rate check fails a filter whose hashing is broken", "[fpr]") {
 
 TEMPLATE_TEST_CASE("the blocked filter meets its target and the blocked formula's rate", "[fpr][blocked]",
                    bloom_test::random_u64_keys, bloom_test::url_keys, bloom_test::sequential_keys,
-                   bloom_test::one_bit_keys, bloom_test::long_string_keys, bloom_test::short_string_keys) {
+                   bloom_test::strided_keys, bloom_test::grid_keys, bloom_test::one_bit_keys,
+                   bloom_test::long_string_keys, bloom_test::short_string_keys) {
     for (const sizing size : all_sizings) {
         check_blocked_rate(TestType{}, size);
     }

@@ -100,7 +100,7 @@ TEST_CASE("different seeds give different hashes", "[hash]") {
     }
 }
 
-TEST_CASE("integers hash as XXH3 over their 8 little-endian bytes", "[hash]") {
+TEST_CASE("integers hash by two multiply-fold rounds over their 64-bit word", "[hash]") {
     const std::uint64_t values[] = {0,
                                     1,
                                     5,
@@ -110,15 +110,46 @@ TEST_CASE("integers hash as XXH3 over their 8 little-endian bytes", "[hash]") {
                                     std::numeric_limits<std::uint64_t>::max()};
     for (const std::uint64_t seed : seeds) {
         for (const std::uint64_t value : values) {
-            CHECK(bloom::hash<std::uint64_t>{}(value, seed) == bloom_test::xxh3_of_le64(value, seed));
+            CHECK(bloom::hash<std::uint64_t>{}(value, seed) == bloom_test::mum2_of_word(value, seed));
         }
         // Narrower and signed integers are widened to 64 bits (signed ones sign-extended).
-        CHECK(bloom::hash<std::uint32_t>{}(std::uint32_t{5}, seed) == bloom_test::xxh3_of_le64(5, seed));
-        CHECK(bloom::hash<std::uint8_t>{}(std::uint8_t{200}, seed) == bloom_test::xxh3_of_le64(200, seed));
-        CHECK(bloom::hash<int>{}(-1, seed) == bloom_test::xxh3_of_le64(0xffffffffffffffffULL, seed));
+        CHECK(bloom::hash<std::uint32_t>{}(std::uint32_t{5}, seed) == bloom_test::mum2_of_word(5, seed));
+        CHECK(bloom::hash<std::uint8_t>{}(std::uint8_t{200}, seed) == bloom_test::mum2_of_word(200, seed));
+        CHECK(bloom::hash<int>{}(-1, seed) == bloom_test::mum2_of_word(0xffffffffffffffffULL, seed));
         CHECK(bloom::hash<std::int16_t>{}(std::int16_t{-2}, seed) ==
+              bloom_test::mum2_of_word(0xfffffffffffffffeULL, seed));
+    }
+    STATIC_REQUIRE(bloom::hash<std::uint64_t>::format_id == 0x4d554d3200000108ULL);
+    STATIC_REQUIRE(bloom::hash<std::int8_t>::format_id == 0x4d554d3200000108ULL);
+    STATIC_REQUIRE(bloom::hash<double>::format_id == 0x4d554d3200000208ULL);
+    STATIC_REQUIRE(bloom::hash<float>::format_id == 0x4d554d3200000204ULL);
+    STATIC_REQUIRE(bloom::hash<std::string>::format_id == 0x5858483300000001ULL);
+    STATIC_REQUIRE(bloom::hash<long double>::format_id == bloom::xxh3_hash<long double>::format_id);
+}
+
+TEST_CASE("xxh3_hash hashes integers as XXH3 over their 8 little-endian bytes", "[hash]") {
+    const std::uint64_t values[] = {0,
+                                    1,
+                                    5,
+                                    0xff,
+                                    0x0123456789abcdefULL,
+                                    0x8000000000000000ULL,
+                                    std::numeric_limits<std::uint64_t>::max()};
+    for (const std::uint64_t seed : seeds) {
+        for (const std::uint64_t value : values) {
+            CHECK(bloom::xxh3_hash<std::uint64_t>{}(value, seed) == bloom_test::xxh3_of_le64(value, seed));
+        }
+        // Narrower and signed integers are widened to 64 bits (signed ones sign-extended).
+        CHECK(bloom::xxh3_hash<std::uint32_t>{}(std::uint32_t{5}, seed) == bloom_test::xxh3_of_le64(5, seed));
+        CHECK(bloom::xxh3_hash<std::uint8_t>{}(std::uint8_t{200}, seed) ==
+              bloom_test::xxh3_of_le64(200, seed));
+        CHECK(bloom::xxh3_hash<int>{}(-1, seed) == bloom_test::xxh3_of_le64(0xffffffffffffffffULL, seed));
+        CHECK(bloom::xxh3_hash<std::int16_t>{}(std::int16_t{-2}, seed) ==
               bloom_test::xxh3_of_le64(0xfffffffffffffffeULL, seed));
     }
+    STATIC_REQUIRE(bloom::xxh3_hash<std::uint64_t>::format_id == 0x5858483300000108ULL);
+    STATIC_REQUIRE(bloom::xxh3_hash<double>::format_id == 0x5858483300000208ULL);
+    STATIC_REQUIRE(bloom::xxh3_hash<std::string>::format_id == bloom::hash<std::string>::format_id);
 }
 
 TEST_CASE("integer keys are widened: one value, one hash, whatever its type", "[hash]") {
@@ -145,13 +176,17 @@ TEST_CASE("floating point hashes its IEEE bits, -0.0 as 0.0 and one NaN", "[hash
     const float float_nans[] = {std::numeric_limits<float>::quiet_NaN(), float_from_bits(0x7f800001U),
                                 float_from_bits(0xffc00000U), float_from_bits(0x7fc00042U)};
     for (const std::uint64_t seed : seeds) {
-        // 1.5 is 0x3ff8000000000000 as an IEEE double, 0x3fc00000 as a float.
-        CHECK(hash(1.5, seed) == bloom_test::xxh3_of_le64(0x3ff8000000000000ULL, seed));
+        // 1.5 is 0x3ff8000000000000 as an IEEE double, 0x3fc00000 as a float: the word bloom::hash
+        // folds, and the bytes bloom::xxh3_hash runs XXH3 over.
+        CHECK(hash(1.5, seed) == bloom_test::mum2_of_word(0x3ff8000000000000ULL, seed));
+        CHECK(float_hash(1.5F, seed) == bloom_test::mum2_of_word(0x3fc00000U, seed));
+        CHECK(bloom::xxh3_hash<double>{}(1.5, seed) == bloom_test::xxh3_of_le64(0x3ff8000000000000ULL, seed));
         const unsigned char float_bytes[4] = {0x00, 0x00, 0xc0, 0x3f};
-        CHECK(float_hash(1.5F, seed) == XXH3_64bits_withSeed(float_bytes, 4, seed));
+        CHECK(bloom::xxh3_hash<float>{}(1.5F, seed) == XXH3_64bits_withSeed(float_bytes, 4, seed));
+        CHECK(bloom::xxh3_hash<double>{}(-0.0, seed) == bloom::xxh3_hash<double>{}(0.0, seed));
 
         CHECK(hash(-0.0, seed) == hash(0.0, seed));
-        CHECK(hash(0.0, seed) == bloom_test::xxh3_of_le64(0, seed));
+        CHECK(hash(0.0, seed) == bloom_test::mum2_of_word(0, seed));
         CHECK(float_hash(-0.0F, seed) == float_hash(0.0F, seed));
         CHECK(hash(1.0, seed) != hash(-1.0, seed));
         CHECK(hash(std::numeric_limits<double>::infinity(), seed) !=
@@ -165,9 +200,10 @@ TEST_CASE("floating point hashes its IEEE bits, -0.0 as 0.0 and one NaN", "[hash
         }
         CHECK(hash(nans[0], seed) != hash(std::numeric_limits<double>::infinity(), seed));
 
-        // A long double that a double holds exactly hashes as that double.
-        CHECK(bloom::hash<long double>{}(1.5L, seed) == hash(1.5, seed));
-        CHECK(bloom::hash<long double>{}(-0.0L, seed) == hash(0.0, seed));
+        // A long double (no word form: XXH3) that a double holds exactly hashes as that double's bytes.
+        const bloom::xxh3_hash<double> xxh3_double;
+        CHECK(bloom::hash<long double>{}(1.5L, seed) == xxh3_double(1.5, seed));
+        CHECK(bloom::hash<long double>{}(-0.0L, seed) == xxh3_double(0.0, seed));
     }
 }
 
@@ -222,13 +258,13 @@ TEST_CASE("enums hash like their underlying value, bool like 0 and 1", "[hash]")
     for (const std::uint64_t seed : seeds) {
         CHECK(bloom::hash<small_enum>{}(small_enum::b, seed) ==
               bloom::hash<std::uint8_t>{}(std::uint8_t{200}, seed));
-        CHECK(bloom::hash<small_enum>{}(small_enum::a, seed) == bloom_test::xxh3_of_le64(1, seed));
+        CHECK(bloom::hash<small_enum>{}(small_enum::a, seed) == bloom_test::mum2_of_word(1, seed));
         CHECK(bloom::hash<signed_enum>{}(signed_enum::negative, seed) ==
               bloom::hash<std::int16_t>{}(std::int16_t{-5}, seed));
-        CHECK(bloom::hash<plain_enum>{}(plain_one, seed) == bloom_test::xxh3_of_le64(1, seed));
+        CHECK(bloom::hash<plain_enum>{}(plain_one, seed) == bloom_test::mum2_of_word(1, seed));
 
-        CHECK(bloom::hash<bool>{}(true, seed) == bloom_test::xxh3_of_le64(1, seed));
-        CHECK(bloom::hash<bool>{}(false, seed) == bloom_test::xxh3_of_le64(0, seed));
+        CHECK(bloom::hash<bool>{}(true, seed) == bloom_test::mum2_of_word(1, seed));
+        CHECK(bloom::hash<bool>{}(false, seed) == bloom_test::mum2_of_word(0, seed));
         CHECK(bloom::hash<bool>{}(true, seed) != bloom::hash<bool>{}(false, seed));
     }
 }

@@ -147,6 +147,28 @@ struct sequential_keys {
     void write(std::uint64_t index, key_type& out) const noexcept { out = index; }
 };
 
+/// Strided integers: index * 4096, keys whose low 12 bits are all zero (page addresses, aligned offsets),
+/// so only the hash's mixing of the high bits tells them apart.
+struct strided_keys {
+    using key_type = std::uint64_t;
+    static constexpr std::uint64_t stride = 4096;
+
+    [[nodiscard]] key_type operator()(std::uint64_t index) const noexcept { return index * stride; }
+    void write(std::uint64_t index, key_type& out) const noexcept { out = (*this)(index); }
+};
+
+/// Structured integers: two small fields packed into one word, (row << 32) | column over a grid 1000
+/// columns wide (composite keys such as user id and item id), which leaves most bits of each half zero.
+struct grid_keys {
+    using key_type = std::uint64_t;
+    static constexpr std::uint64_t columns = 1000;
+
+    [[nodiscard]] key_type operator()(std::uint64_t index) const noexcept {
+        return ((index / columns) << 32) | (index % columns);
+    }
+    void write(std::uint64_t index, key_type& out) const noexcept { out = (*this)(index); }
+};
+
 /// Integers that differ from each other in one bit: groups of 65 keys, a base B(j) and its 64 one-bit
 /// neighbours B(j) ^ (1 << b). B(j) repeats j (< 2^21) three times (bits 0, 21 and 42 up), so two bases
 /// differ in at least 3 bits and no two keys of different groups can coincide: injective by construction.
@@ -306,6 +328,22 @@ std::uint64_t set_bits(const Filter& filter) {
         bytes[i] = static_cast<unsigned char>(value >> (8 * i));
     }
     return static_cast<std::uint64_t>(XXH3_64bits_withSeed(bytes, sizeof bytes, seed));
+}
+
+/// The low and high halves of a * b, XORed, computed from 32-bit pieces (no 128-bit type).
+[[nodiscard]] inline std::uint64_t reference_fold(std::uint64_t a, std::uint64_t b) noexcept {
+    const std::uint64_t a0 = a & 0xffffffffU, a1 = a >> 32, b0 = b & 0xffffffffU, b1 = b >> 32;
+    const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const std::uint64_t middle = (p00 >> 32) + (p01 & 0xffffffffU) + (p10 & 0xffffffffU);
+    const std::uint64_t low = (middle << 32) | (p00 & 0xffffffffU);
+    const std::uint64_t high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+    return low ^ high;
+}
+
+/// bloom::hash's word path ("MUM2") as docs/FORMAT.md writes it, for integer keys widened to 64 bits.
+[[nodiscard]] inline std::uint64_t mum2_of_word(std::uint64_t word, std::uint64_t seed) noexcept {
+    const std::uint64_t x = reference_fold(word ^ seed, 0x9e3779b97f4a7c15ULL);
+    return reference_fold(x ^ seed ^ 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL);
 }
 
 /// XXH3 with `seed` over the bytes of `text`.

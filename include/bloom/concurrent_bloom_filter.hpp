@@ -62,6 +62,25 @@ struct relaxed_words {
     }
 };
 
+/// Words read with relaxed loads and assigned with relaxed stores, for the kernels that write through a
+/// word accessor (`words[i] = value`). Only for words no other thread writes meanwhile (the caller holds
+/// their stripe): a load and a store are not one atomic update, but lookups may read them at any time.
+struct relaxed_word_refs {
+    atomic_word* words;
+
+    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
+    struct reference {
+        atomic_word& word;
+        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
+        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
+        const reference& operator=(std::uint64_t value) const noexcept {
+            word.store(value, std::memory_order_relaxed);
+            return *this;
+        }
+    };
+    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
+};
+
 // Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
 // stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
 // that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
@@ -153,31 +172,19 @@ struct blocked_layout {
         return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
                                                           geometry.bit_count / block_bits);
     }
-    /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe.
+    /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe, so the scalar
+    /// kernel's load and store of each word lose no other writer's bits; storing a word whose bit was set
+    /// already rewrites its value, and the line is being written anyway (the caller saw a bit missing).
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
-        const std::uint64_t pattern = block_pattern(hash);
-        bool newly_set = false;
-        for (unsigned word = 0; word < block_word_count; ++word) {
-            const std::uint64_t mask = block_word_mask(pattern, word);
-            const std::uint64_t old = block[word].load(std::memory_order_relaxed);
-            if ((old & mask) == 0) {
-                block[word].store(old | mask, std::memory_order_relaxed);
-                newly_set = true;
-            }
-        }
-        return newly_set;
+        return scalar_block_insert(
+            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)},
+            block_pattern(hash));
     }
+    /// blocked_bloom_filter's scalar lookup kernel over relaxed loads (one per word, no branch per word).
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
                                        std::uint64_t hash) noexcept {
-        const atomic_word* const block = words + block_offset(hash, geometry.bit_count / block_bits);
-        const std::uint64_t pattern = block_pattern(hash);
-        std::uint64_t missing = 0;
-        for (unsigned word = 0; word < block_word_count; ++word) {
-            const std::uint64_t mask = block_word_mask(pattern, word);
-            missing |= ~block[word].load(std::memory_order_relaxed) & mask;
-        }
-        return missing == 0;
+        return scalar_block_contains(
+            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, block_pattern(hash));
     }
     template <bool ForWrite>
     static void prefetch_item(const atomic_word* words, filter_geometry geometry,
@@ -335,11 +342,23 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::basic_concurrent_bloom_filter::contains(first, last, out): the Hasher cannot "
                       "hash the range's values; specialise bloom::hash<T> or pass a Hasher");
+        if (m_word_count == 0) { // moved-from: no bits, every answer is "maybe"
+            for (; first != last; ++first) {
+                *out = true;
+                ++out;
+            }
+            return out;
+        }
+        // Copied once: the compiler reloads members after every atomic load, which cost bulk lookups ~10%.
+        const detail::atomic_word* const words = m_words;
+        const filter_geometry geometry = m_geometry;
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { Layout::template prefetch_item<false>(m_words, m_geometry, hash); },
+            [words, geometry](std::uint64_t hash) {
+                Layout::template prefetch_item<false>(words, geometry, hash);
+            },
             [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
+                *out = Layout::contains(words, geometry, hash);
                 ++out;
             });
         return out;

@@ -5,9 +5,14 @@
 // Seeded hashing for Bloom filters.
 //
 // A Hasher is any callable `std::uint64_t(const K& value, std::uint64_t seed)`. The default,
-// bloom::hash<T>, runs xxHash's XXH3 with the seed over a canonical byte form of the value
-// (little-endian integers widened to 64 bits, -0.0 as 0.0, one NaN, strings as their bytes), so the
-// same value hashes the same on every platform and filters built anywhere can be merged and loaded.
+// bloom::hash<T>, hashes a canonical form of the value, so the same value hashes the same on every
+// platform and filters built anywhere can be merged and loaded:
+// - integers (widened to 64 bits, signed ones sign-extended), bool, enums, float and double (IEEE bits,
+//   -0.0 as 0.0, one NaN) are one 64-bit word, hashed inline by two seeded multiply-fold rounds: a few
+//   cycles, where a general byte hash costs more than the filter's own work;
+// - strings, containers of scalars and wider scalars run xxHash's XXH3 with the seed over their bytes.
+// bloom::xxh3_hash<T> runs XXH3 for every type: the default hasher of files saved before the integer path
+// (their hasher id says XXH3), which load through it.
 //
 //     bloom::hash<std::string> h;
 //     std::uint64_t a = h(std::string("abc"), bloom::default_seed);
@@ -20,6 +25,7 @@
 // std_hash_adapter<T> does that mixing for you.
 
 #include "bloom/detail/byte_order.hpp"
+#include "bloom/detail/config.hpp"
 #include "bloom/detail/probe.hpp"
 
 #include <cmath>
@@ -184,6 +190,58 @@ std::size_t canonical_scalar_bytes(K value, unsigned char* out) noexcept {
     }
 }
 
+/// True if bloom::hash gives K's canonical form as one 64-bit word and hashes it with hash_word: integers
+/// of up to 64 bits, bool, enums, and IEEE float and double.
+template <class K>
+constexpr bool has_word_form() noexcept {
+    if constexpr (std::is_enum_v<K>) {
+        return has_word_form<std::underlying_type_t<K>>();
+    } else if constexpr (std::is_integral_v<K>) {
+        return sizeof(K) <= 8;
+    } else if constexpr (std::is_floating_point_v<K>) {
+        return (sizeof(K) == 4 || sizeof(K) == 8) && std::numeric_limits<K>::is_iec559;
+    } else {
+        return false;
+    }
+}
+
+/// The canonical bytes of a scalar with a word form, read as one little-endian word (zero-extended), so
+/// the integer path and the byte path see the same canonical value.
+template <class K>
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t canonical_word(K value) noexcept {
+    if constexpr (std::is_enum_v<K>) {
+        return canonical_word(static_cast<std::underlying_type_t<K>>(value));
+    } else if constexpr (std::is_integral_v<K>) {
+        using wide = std::conditional_t<std::is_signed_v<K>, std::int64_t, std::uint64_t>;
+        return static_cast<std::uint64_t>(static_cast<wide>(value));
+    } else {
+        if (value == K(0)) {
+            value = K(0);
+        } else if (std::isnan(value)) {
+            value = std::numeric_limits<K>::quiet_NaN();
+        }
+        if constexpr (sizeof(K) == 4) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            return bits;
+        } else {
+            std::uint64_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            return bits;
+        }
+    }
+}
+
+/// bloom::hash's integer path: two multiply-fold rounds over the word, the seed XORed in before each, so
+/// every output bit depends on every input bit and seed bit. One round leaves sequential keys on a
+/// lattice (the low half of k * c is a Weyl sequence) that spreads them over a blocked filter's blocks
+/// more evenly than chance, which the rate formula does not describe; the second round's high half breaks
+/// it. The constants are the golden ratio's and Vigna's splitmix multipliers, both odd.
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_word(std::uint64_t word, std::uint64_t seed) noexcept {
+    const std::uint64_t first = fold_multiply(word ^ seed, 0x9e3779b97f4a7c15ULL);
+    return fold_multiply(first ^ seed ^ 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL);
+}
+
 template <class K>
 [[nodiscard]] std::uint64_t hash_scalar(K value, std::uint64_t seed) noexcept {
     unsigned char bytes[16];
@@ -295,21 +353,50 @@ constexpr std::uint64_t scalar_family_code(bool as_element) noexcept {
     }
 }
 
-/// bloom::hash<T>'s hasher id: "XXH3" in the high 32 bits, T's key family below (strings 0x0001,
-/// scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
-template <class T>
+/// The hasher id of bloom::hash<T> (WordPath) or bloom::xxh3_hash<T> (not): the algorithm's tag in the
+/// high 32 bits, "XXH3" or "MUM2" (two multiply-fold rounds, the word path), and T's key family below
+/// (strings 0x0001, scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
+template <class T, bool WordPath>
 constexpr std::uint64_t default_hasher_format_id() noexcept {
     constexpr std::uint64_t xxh3_tag = 0x58584833ULL << 32;
+    constexpr std::uint64_t word_tag = 0x4d554d32ULL << 32;
     if constexpr (is_string_like_v<T>) {
         return xxh3_tag | 0x0001;
     } else if constexpr (is_scalar_key_v<T>) {
-        return xxh3_tag | scalar_family_code<T>(false);
+        return (WordPath && has_word_form<T>() ? word_tag : xxh3_tag) | scalar_family_code<T>(false);
     } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
         return xxh3_tag | 0x1000 | scalar_family_code<scalar_element_t<T>>(true);
     } else {
         return 0;
     }
 }
+
+/// bloom::hash<T> (WordPath) and bloom::xxh3_hash<T>: the canonical form of any key of T's family, hashed
+/// by the word path or XXH3.
+template <class T, bool WordPath>
+struct canonical_hasher {
+    using is_avalanching = void;
+    using is_transparent = void;
+    static constexpr std::uint64_t format_id = default_hasher_format_id<remove_cvref_t<T>, WordPath>();
+
+    template <class K, std::enable_if_t<hash_accepts<remove_cvref_t<T>, K>(), int> = 0>
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t operator()(const K& value,
+                                                              std::uint64_t seed) const noexcept {
+        using key = remove_cvref_t<T>;
+        if constexpr (is_string_like_v<key>) {
+            const std::string_view bytes = string_bytes(value);
+            return hash_bytes(bytes.data(), bytes.size(), seed);
+        } else if constexpr (is_scalar_key_v<key>) {
+            if constexpr (WordPath && has_word_form<key>()) {
+                return hash_word(canonical_word(static_cast<key>(value)), seed);
+            } else {
+                return hash_scalar(static_cast<key>(value), seed);
+            }
+        } else {
+            return hash_elements(std::data(value), std::size(value), seed);
+        }
+    }
+};
 
 /// Whether a hasher declares that its output is already well mixed.
 template <class Hasher, class = void>
@@ -321,8 +408,9 @@ struct is_avalanching<Hasher, std::void_t<typename Hasher::is_avalanching>> : st
 /// from the hash's high bits, which an identity-like hash leaves almost constant. The seed enters the mix
 /// pre-mixed, so a hasher that merely XORs the seed in (or ignores it) still gets a seed that matters.
 template <class Hasher, class K>
-[[nodiscard]] std::uint64_t seeded_hash(const Hasher& hasher, const K& value,
-                                        std::uint64_t seed) noexcept(noexcept(hasher(value, seed))) {
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t
+seeded_hash(const Hasher& hasher, const K& value,
+            std::uint64_t seed) noexcept(noexcept(hasher(value, seed))) {
     const auto hash = static_cast<std::uint64_t>(hasher(value, seed));
     if constexpr (is_avalanching<Hasher>::value) {
         return hash;
@@ -342,34 +430,22 @@ inline constexpr bool can_hash_range_v =
 
 } // namespace detail
 
-/// The default hasher: XXH3 with the seed over the value's canonical bytes. Covers integers, enums,
-/// floating point, bool, std::string / std::string_view / C strings (interchangeably), and contiguous
-/// containers (std::vector, std::array) of those scalars. Specialise it for your own types.
+/// The default hasher. Integers of up to 64 bits, bool, enums, float and double hash as one canonical
+/// 64-bit word by two seeded multiply-fold rounds (hasher id "MUM2"); std::string / std::string_view / C
+/// strings (interchangeably), contiguous containers (std::vector, std::array) of scalars and wider scalars
+/// by XXH3 with the seed over their canonical bytes. Accepts any key of T's family (any string type for a
+/// string T, any integer for an integer T, converted to T first), so lookups never convert. Declares
+/// itself avalanching and transparent; `format_id` is saved with filters (docs/FORMAT.md). Specialise it
+/// for your own types.
 template <class T>
-struct hash {
-    /// Declares the output well mixed: filters use it as is, without an extra mixing step.
-    using is_avalanching = void;
-    /// Accepts any key of T's family (e.g. any string type for a string T), so lookups never convert.
-    using is_transparent = void;
-    /// The hasher id saved with a filter (docs/FORMAT.md): a file loads only into a filter whose hasher
-    /// has the same id. Stable across versions, platforms and compilers.
-    static constexpr std::uint64_t format_id = detail::default_hasher_format_id<detail::remove_cvref_t<T>>();
+struct hash : detail::canonical_hasher<T, true> {};
 
-    /// Hashes `value` with `seed`. Accepts any key of T's family: any string type for a string T, any
-    /// integer for an integer T (converted to T first), any contiguous container of the same element type.
-    template <class K, std::enable_if_t<detail::hash_accepts<detail::remove_cvref_t<T>, K>(), int> = 0>
-    [[nodiscard]] std::uint64_t operator()(const K& value, std::uint64_t seed) const noexcept {
-        using key = detail::remove_cvref_t<T>;
-        if constexpr (detail::is_string_like_v<key>) {
-            const std::string_view bytes = detail::string_bytes(value);
-            return detail::hash_bytes(bytes.data(), bytes.size(), seed);
-        } else if constexpr (detail::is_scalar_key_v<key>) {
-            return detail::hash_scalar(static_cast<key>(value), seed);
-        } else {
-            return detail::hash_elements(std::data(value), std::size(value), seed);
-        }
-    }
-};
+/// XXH3 with the seed over the canonical bytes of every key type bloom::hash<T> accepts: bloom::hash<T>
+/// before its integer path, with the same "XXH3" hasher ids. Files of integer, float or double filters
+/// saved before that path (their hasher id reads XXH3) load into filters of this hasher and answer as they
+/// did. For strings and containers it equals bloom::hash<T>.
+template <class T>
+struct xxh3_hash : detail::canonical_hasher<T, false> {};
 
 /// Adapts std::hash<T> (or any unseeded hash with std::hash's shape) to a seeded, avalanching hasher by
 /// running XXH3 with the seed over the 64-bit std::hash value. std::hash<int> is the identity on

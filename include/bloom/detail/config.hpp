@@ -26,6 +26,17 @@ namespace bloom::detail {
 #    define BLOOM_DETAIL_NOINLINE
 #endif
 
+// Hot-path helpers a filter calls once per item. At -O2, GCC's inliner leaves a template's small helpers
+// out of line once the caller is large enough, and the call then costs more than the work (a blocked
+// lookup ran 5x slower than at -O3); forcing them inline makes ordinary builds as fast as tuned ones.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_FORCE_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#    define BLOOM_FORCE_INLINE __forceinline
+#else
+#    define BLOOM_FORCE_INLINE inline
+#endif
+
 /// Throws std::invalid_argument with `where: parameter message`.
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void
 throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {

@@ -253,8 +253,17 @@ inline void check_kind_and_hasher(const record_header& header, record_kind expec
                                       kind_name(expected) + " one");
     }
     if (header.hasher_id != hasher_id) {
-        throw_format_error(where, "was saved with hasher id " + hex(header.hasher_id) +
-                                      ", this filter's hasher has id " + hex(hasher_id));
+        // The one mismatch users meet without choosing it: an integer file saved before bloom::hash's word
+        // path ("XXH3" family, same key family) loaded with today's default ("MUM2").
+        constexpr std::uint64_t xxh3_tag = 0x58584833, word_tag = 0x4d554d32;
+        const bool earlier_default = header.hasher_id >> 32 == xxh3_tag && hasher_id >> 32 == word_tag &&
+                                     (header.hasher_id & 0xffffffffU) == (hasher_id & 0xffffffffU);
+        throw_format_error(where,
+                           "was saved with hasher id " + hex(header.hasher_id) +
+                               ", this filter's hasher has id " + hex(hasher_id) +
+                               (earlier_default ? " (the file predates bloom::hash's integer path: load "
+                                                  "it into a filter whose hasher is bloom::xxh3_hash<T>)"
+                                                : ""));
     }
 }
 

@@ -245,15 +245,15 @@ class filter_base {
 
     /// The hash of `value` the probes derive from.
     template <class K>
-    [[nodiscard]] std::uint64_t hash_of(const K& value) const
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_of(const K& value) const
         noexcept(noexcept(seeded_hash(m_hasher, value, 0))) {
         return seeded_hash(m_hasher, value, m_seed);
     }
 
-    void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
+    BLOOM_FORCE_INLINE void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
 
-    [[nodiscard]] std::uint64_t* words() noexcept { return m_words.data(); }
-    [[nodiscard]] const std::uint64_t* words() const noexcept { return m_words.data(); }
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
+    [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
 
     word_vector m_words;
     std::uint64_t m_bit_count;
