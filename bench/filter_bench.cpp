@@ -25,6 +25,7 @@
 
 #include "huge_page_allocator.hpp"
 #include "keys.hpp"
+#include "reference_filters.hpp"
 #include "subjects.hpp"
 
 #include <algorithm>
@@ -298,7 +299,13 @@ template <class Keys>
 void register_keys(const settings& chosen) {
     for (const std::size_t item_count : chosen.sizes) {
         register_subject<classic_subject<Keys>>("classic", item_count);
+        if constexpr (std::is_same_v<Keys, u64_keys>) {
+            register_subject<reference_subject<classic_reference, Keys>>("classic_reference", item_count);
+        }
         register_subject<blocked_subject<Keys>>("blocked", item_count);
+        if constexpr (std::is_same_v<Keys, u64_keys>) {
+            register_subject<reference_subject<blocked_reference, Keys>>("blocked_reference", item_count);
+        }
         register_subject<counting_subject<Keys>>("counting", item_count);
         register_subject<scalable_subject<Keys>>("scalable", item_count);
 #if defined(BLOOM_BENCH_HAVE_HUGE_PAGES)
