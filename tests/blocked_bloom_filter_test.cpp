@@ -154,7 +154,10 @@ TEST_CASE("blocked: a sized filter reports its shape", "[blocked][observers]") {
     CHECK(filter.bit_count() == bits);
     CHECK(filter.bit_count() % 512 == 0);
     CHECK(filter.block_count() == bits / 512);
-    CHECK(filter.hash_count() == 8);
+    // 9.9 bits per item: six bits anywhere in the block (the sizing tests check the choice).
+    CHECK(filter.hash_count() == bloom::optimal_blocked_hash_count(bits, 10'000));
+    CHECK(filter.hash_count() == 6);
+    CHECK(filter.probes() == bloom::probe_scheme::bits_anywhere);
     STATIC_REQUIRE(blocked<std::uint64_t>::bits_per_item == 8);
     CHECK(filter.seed() == 77);
     CHECK(filter.expected_items() == 10'000);
@@ -260,8 +263,8 @@ TEST_CASE("blocked: a filter built from a geometry has exactly that shape", "[bl
     // The load at which 8 bits per item would be optimal for a classic filter: round(5120 ln 2 / 8) =
     // round(443.6) = 444; its target rate is the blocked formula's there.
     CHECK(filter.expected_items() == 444);
-    CHECK(filter.target_false_positive_rate() == bloom::blocked_false_positive_rate(5120, 444));
-    const double independent = bloom_test::blocked_formula_rate(5120, 444);
+    CHECK(filter.target_false_positive_rate() == bloom::blocked_false_positive_rate(5120, 444, 8));
+    const double independent = bloom_test::blocked_formula_rate({5120, 444, 8});
     CHECK(std::fabs(filter.target_false_positive_rate() - independent) <= 1e-9 * independent);
 
     blocked<std::uint64_t> seeded(bloom::filter_geometry{512, 8}, 99);
@@ -274,7 +277,8 @@ TEST_CASE("blocked: a filter built from a geometry has exactly that shape", "[bl
 }
 
 TEST_CASE("blocked: constructors reject invalid arguments naming the parameter", "[blocked][errors]") {
-    // Geometry: whole 512-bit blocks and exactly 8 bits per item; the message names the value too.
+    // Geometry: whole 512-bit blocks, 1 to 16 bits per item (exactly 8 for one_bit_per_word); the message
+    // names the value too.
     require_invalid_argument(
         [] {
             blocked<int> filter(bloom::filter_geometry{1000, 8});
@@ -293,7 +297,7 @@ TEST_CASE("blocked: constructors reject invalid arguments naming the parameter",
         {"bit_count", "1600"});
     require_invalid_argument(
         [] {
-            blocked<int> filter(bloom::filter_geometry{512, 7});
+            blocked<int> filter(bloom::filter_geometry{512, 7, bloom::probe_scheme::one_bit_per_word});
         },
         {"hash_count", "7"});
     require_invalid_argument(
@@ -303,10 +307,20 @@ TEST_CASE("blocked: constructors reject invalid arguments naming the parameter",
         {"hash_count", "0"});
     require_invalid_argument(
         [] {
-            blocked<int> filter(bloom::filter_geometry{1024, 9});
+            blocked<int> filter(bloom::filter_geometry{1024, 17});
+        },
+        {"hash_count", "17"});
+    require_invalid_argument(
+        [] {
+            blocked<int> filter(bloom::filter_geometry{1024, 9, bloom::probe_scheme::one_bit_per_word});
         },
         {"hash_count", "9"});
     require_invalid_argument([] { blocked<int> filter(bloom::filter_geometry{0, 0}); }, "bit_count");
+    require_invalid_argument(
+        [] {
+            blocked<int> filter(bloom::filter_geometry{512, 8, static_cast<bloom::probe_scheme>(2)});
+        },
+        {"probes", "2"});
 
     // Sized: items and rate.
     require_invalid_argument([] { blocked<int> filter(0, 0.01); }, "expected_items");
@@ -320,9 +334,44 @@ TEST_CASE("blocked: constructors reject invalid arguments naming the parameter",
         "expected_items");
 }
 
-TEST_CASE("blocked: current_false_positive_rate is the mean over blocks of the product of word fills",
-          "[blocked][observers]") {
+TEST_CASE(
+    "blocked: current_false_positive_rate of bits_anywhere is the mean over blocks of C(X, k) / C(512, k)",
+    "[blocked][observers]") {
     blocked<std::uint64_t> filter(10'000, 0.01);
+    const unsigned k = filter.hash_count();
+    CHECK(filter.current_false_positive_rate() == 0.0);
+    std::uint64_t inserted = 0;
+    for (const std::uint64_t next : {std::uint64_t{1}, std::uint64_t{100}, std::uint64_t{5'000},
+                                     std::uint64_t{10'000}, std::uint64_t{30'000}}) {
+        insert_keys(filter, inserted, next);
+        inserted = next;
+        // Computed here block by block: a non-member's k distinct bits must all be among the X set bits of
+        // its block, probability X (X - 1) ... (X - k + 1) / (512 * 511 * ... * (512 - k + 1)).
+        long double sum = 0.0L;
+        for (std::uint64_t block = 0; block < filter.block_count(); ++block) {
+            std::size_t set = 0;
+            for (unsigned word = 0; word < 8; ++word) {
+                set += std::bitset<64>(filter.data()[block * 8 + word]).count();
+            }
+            long double hit = 1.0L;
+            for (unsigned j = 0; j < k; ++j) {
+                hit *= set > j ? static_cast<long double>(set - j) / static_cast<long double>(512 - j) : 0.0L;
+            }
+            sum += hit;
+        }
+        const double expected = static_cast<double>(sum / static_cast<long double>(filter.block_count()));
+        INFO(next << " items");
+        CHECK(std::fabs(filter.current_false_positive_rate() - expected) <= 1e-12 * expected);
+    }
+    CHECK(filter.current_false_positive_rate() > 10 * filter.target_false_positive_rate());
+}
+
+TEST_CASE("blocked: current_false_positive_rate of one_bit_per_word is the mean over blocks of the product "
+          "of word fills",
+          "[blocked][observers]") {
+    // 512 * 225 bits: expected_items() = round(m ln 2 / 8) = 9,980.
+    blocked<std::uint64_t> filter(
+        bloom::filter_geometry{512 * 225, 8, bloom::probe_scheme::one_bit_per_word});
     CHECK(filter.current_false_positive_rate() == 0.0);
     std::uint64_t inserted = 0;
     for (const std::uint64_t next : {std::uint64_t{1}, std::uint64_t{100}, std::uint64_t{5'000},
@@ -353,7 +402,7 @@ TEST_CASE("blocked: current_false_positive_rate is the mean over blocks of the p
 TEST_CASE("blocked: estimated_item_count tracks the distinct items at half fill", "[blocked][estimate]") {
     // m = 2^20 bits (2048 blocks) and n = m ln 2 / 8 = 90'852 distinct items: the fill is about 1/2. A bit
     // stays clear with probability (1 - 8/m)^n, as in a classic filter with k = 8.
-    const bloom::filter_geometry geometry{std::uint64_t{1} << 20, 8};
+    const bloom::filter_geometry geometry{std::uint64_t{1} << 20, 8, bloom::probe_scheme::one_bit_per_word};
     const std::uint64_t items = 90'852;
     blocked<std::uint64_t> filter(geometry);
     CHECK(filter.estimated_item_count() == 0.0);
@@ -449,7 +498,10 @@ TEST_CASE("blocked: incompatible filters refuse to combine, naming what differs"
     const filter_type other_seed(bloom::filter_geometry{1024, 8}, 2);
     const filter_type both_differ(bloom::filter_geometry{2048, 8}, 2);
     const filter_type same(bloom::filter_geometry{1024, 8}, 1);
-    // Sized for other items or rates, but of the same bit count: compatible.
+    const filter_type other_k(bloom::filter_geometry{1024, 7}, 1);
+    const filter_type other_pattern(bloom::filter_geometry{1024, 8, bloom::probe_scheme::one_bit_per_word},
+                                    1);
+    // Sized for other items or rates, but of the same bit count and k: compatible.
     const filter_type same_bits_sized(20, 0.5, 1);
 
     CHECK(base.compatible_with(same));
@@ -457,12 +509,14 @@ TEST_CASE("blocked: incompatible filters refuse to combine, naming what differs"
     CHECK_FALSE(base.compatible_with(other_bits));
     CHECK_FALSE(base.compatible_with(other_seed));
     CHECK_FALSE(base.compatible_with(both_differ));
+    CHECK_FALSE(base.compatible_with(other_k));
+    CHECK_FALSE(base.compatible_with(other_pattern));
     CHECK(same_bits_sized.compatible_with(
-        filter_type(bloom::filter_geometry{same_bits_sized.bit_count(), 8}, 1)));
+        filter_type(bloom::filter_geometry{same_bits_sized.bit_count(), same_bits_sized.hash_count()}, 1)));
 
     const std::pair<const filter_type*, std::vector<std::string>> cases[] = {
-        {&other_bits, {"bit_count", "1024 vs 2048"}},
-        {&other_seed, {"seed 1 vs 2"}},
+        {&other_k, {"hash_count", "8 vs 7"}},         {&other_pattern, {"probe scheme", "1 vs 0"}},
+        {&other_bits, {"bit_count", "1024 vs 2048"}}, {&other_seed, {"seed 1 vs 2"}},
         {&both_differ, {"bit_count", "seed"}},
     };
     for (const auto& differing : cases) {

@@ -199,5 +199,8 @@ TEST_CASE("views of empty filters report a zero rate at once", "[view][fuzz-regr
     const auto classic = bloom::to_bytes(bloom::bloom_filter<std::uint64_t>(100, 0.01));
     const bloom::bloom_filter_view<std::uint64_t> classic_view(classic.data(), classic.size());
     CHECK(classic_view.current_false_positive_rate() == 0.0);
-    CHECK(bloom::detail::unchecked_blocked_false_positive_rate(512, 0) == 0.0);
+    CHECK(bloom::detail::unchecked_blocked_false_positive_rate(512, 0, 7,
+                                                               bloom::probe_scheme::bits_anywhere) == 0.0);
+    CHECK(bloom::detail::unchecked_blocked_false_positive_rate(512, 0, 8,
+                                                               bloom::probe_scheme::one_bit_per_word) == 0.0);
 }

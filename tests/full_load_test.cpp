@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <vector>
 
 namespace {
 
@@ -90,19 +91,26 @@ TEST_CASE("a blocked filter of 10^9 items past 2^33 bits has the ideal fill and 
     bloom::blocked_bloom_filter<std::uint64_t> filter(items, target);
     const std::uint64_t m = filter.bit_count();
     CHECK(m > (std::uint64_t{1} << 33));
+    CHECK(filter.probes() == bloom::probe_scheme::bits_anywhere);
     filter.insert(key_iterator(0), key_iterator(items));
 
-    // A bit stays clear with probability (1 - 8/m)^n. The set bits of a word of a block holding i items vary
-    // as the occupied bins of i balls in 64 (bloom_test::word_miss); summed over the m / 64 words with i ~
-    // Poisson(n / blocks), as in the blocked estimate test.
+    // Each item sets k distinct bits of its block, so a bit stays clear with probability (1 - k/m)^n. The set
+    // bits X of a block holding i items vary as bloom_test::anywhere_block_moments computes them; summed over
+    // the m / 512 blocks with i ~ Poisson(n / blocks) (the fixed total only lowers the spread).
+    const unsigned k = filter.hash_count();
     const double bits = static_cast<double>(m);
-    const double ideal = -std::expm1(static_cast<double>(items) * std::log1p(-8.0 / bits));
-    const double lambda = static_cast<double>(items) / (bits / 512.0);
-    const double word_variance = bloom_test::poisson_expectation(lambda, [](double i) {
-        const double miss = std::pow(bloom_test::word_miss, i);
-        return 64.0 * miss * (1.0 - miss) + 64.0 * 63.0 * (std::pow(62.0 / 64.0, i) - miss * miss);
-    });
-    const double fill_sd = std::sqrt(bits / 64.0 * word_variance) / bits;
+    const double ideal = -std::expm1(static_cast<double>(items) * std::log1p(-static_cast<double>(k) / bits));
+    const bloom_test::blocked_load load{m, items, k};
+    const bloom_test::anywhere_block_moments moments = load.moments();
+    const auto at = [](const std::vector<double>& table, double i) {
+        return table.at(static_cast<std::size_t>(i));
+    };
+    const double mean_set =
+        bloom_test::poisson_expectation(load.lambda(), [&](double i) { return at(moments.set, i); });
+    const double block_variance =
+        bloom_test::poisson_expectation(load.lambda(), [&](double i) { return at(moments.set_squared, i); }) -
+        mean_set * mean_set;
+    const double fill_sd = std::sqrt(bits / 512.0 * block_variance) / bits;
     const double fill = filter.fill_ratio();
     INFO("fill " << fill << ", ideal " << ideal << ", sd " << fill_sd);
     CHECK(std::fabs(fill - ideal) <= 4.0 * fill_sd);

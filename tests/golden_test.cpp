@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -23,6 +24,7 @@ namespace {
 
 using bloom_test::reference_fmix64;
 using bloom_test::reference_multiply_high;
+constexpr auto one_bit_per_word = bloom::probe_scheme::one_bit_per_word;
 
 /// The k positions of an item whose 64-bit hash is `hash`, by the scheme of every new filter.
 std::vector<std::uint64_t> positions(std::uint64_t hash, std::uint64_t bit_count, unsigned hash_count) {
@@ -56,6 +58,38 @@ std::vector<std::uint64_t> expected_blocked_words(const std::vector<std::uint64_
         const std::uint64_t pattern = reference_fmix64(hash);
         for (unsigned i = 0; i < 8; ++i) {
             words[static_cast<std::size_t>(block * 8 + i)] |= std::uint64_t{1} << ((pattern >> (6 * i)) & 63);
+        }
+    }
+    return words;
+}
+
+/// The block bit of probe i of an item with hash h under bits_anywhere, as docs/FORMAT.md states it: with
+/// s = h mod 2^32 and t = s * 0x9e3779b9 mod 2^32, a = 2 (s mod 2^8) + 1, b = (s >> 8) mod 2^9,
+/// d = (s >> 17) mod 2^9, c = 2 (t >> 24) + 1; x = ((a i + b) mod 512) xor d, x = x xor (x >> 4),
+/// bit = c x mod 512.
+std::uint64_t format_anywhere_bit(std::uint64_t hash, std::uint64_t i) {
+    const std::uint64_t s = hash % (std::uint64_t{1} << 32);
+    const std::uint64_t t = (s * 0x9e3779b9ULL) % (std::uint64_t{1} << 32);
+    const std::uint64_t a = 2 * (s % 256) + 1;
+    const std::uint64_t b = (s >> 8) % 512;
+    const std::uint64_t d = (s >> 17) % 512;
+    const std::uint64_t c = 2 * (t >> 24) + 1;
+    std::uint64_t x = ((a * i + b) % 512) ^ d;
+    x ^= x >> 4;
+    return (c * x) % 512;
+}
+
+/// The words of a bits_anywhere blocked filter of `block_count` blocks after inserting items whose hashes
+/// are `hashes`: block (h * blocks) >> 64, and for i < k block bit format_anywhere_bit(h, i), which is bit
+/// b % 64 of the block's word b / 64.
+std::vector<std::uint64_t> expected_anywhere_words(const std::vector<std::uint64_t>& hashes,
+                                                   std::uint64_t block_count, unsigned hash_count) {
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(block_count * 8), 0);
+    for (const std::uint64_t hash : hashes) {
+        const std::uint64_t block = reference_multiply_high(hash, block_count);
+        for (unsigned i = 0; i < hash_count; ++i) {
+            const std::uint64_t bit = format_anywhere_bit(hash, i);
+            words[static_cast<std::size_t>(block * 8 + bit / 64)] |= std::uint64_t{1} << (bit % 64);
         }
     }
     return words;
@@ -369,7 +403,8 @@ TEST_CASE("the compiled-in block kernels set and test exactly the scalar kernels
 TEST_CASE("a blocked filter sets exactly the documented bits", "[golden][blocked]") {
     const std::vector<std::string> strings = {"bloom", "", "a", "https://www.example.com/",
                                               std::string(300, 'z')};
-    bloom::blocked_bloom_filter<std::string> string_filter(bloom::filter_geometry{512 * 16, 8});
+    bloom::blocked_bloom_filter<std::string> string_filter(
+        bloom::filter_geometry{512 * 16, 8, one_bit_per_word});
     std::vector<std::uint64_t> string_hashes;
     for (const std::string& value : strings) {
         string_filter.insert(value);
@@ -378,7 +413,8 @@ TEST_CASE("a blocked filter sets exactly the documented bits", "[golden][blocked
     CHECK(words_of(string_filter) == expected_blocked_words(string_hashes, 16));
 
     const std::vector<std::uint64_t> integers = {0, 1, 42, 0xffffffffffffffffULL, 0x0123456789abcdefULL};
-    bloom::blocked_bloom_filter<std::uint64_t> integer_filter(bloom::filter_geometry{512 * 16, 8});
+    bloom::blocked_bloom_filter<std::uint64_t> integer_filter(
+        bloom::filter_geometry{512 * 16, 8, one_bit_per_word});
     std::vector<std::uint64_t> integer_hashes;
     for (const std::uint64_t value : integers) {
         integer_filter.insert(value);
@@ -396,8 +432,8 @@ TEST_CASE("blocked filters of other sizes and seeds set exactly the documented b
         {1, bloom::default_seed}, {3, 7}, {1000, bloom::default_seed}, {19'726, 0}, {1 << 16, 12345}};
     for (const shape& s : shapes) {
         INFO("blocks " << s.block_count << ", seed " << s.seed);
-        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{s.block_count * 512, 8},
-                                                          s.seed);
+        bloom::blocked_bloom_filter<std::uint64_t> filter(
+            bloom::filter_geometry{s.block_count * 512, 8, one_bit_per_word}, s.seed);
         std::vector<std::uint64_t> hashes;
         for (std::uint64_t i = 0; i < 500; ++i) {
             const std::uint64_t value = bloom_test::splitmix64_mix(i);
@@ -411,8 +447,8 @@ TEST_CASE("blocked filters of other sizes and seeds set exactly the documented b
 TEST_CASE("a blocked filter finishes a hasher that does not avalanche like the classic one",
           "[golden][blocked]") {
     for (const std::uint64_t seed : {bloom::default_seed, std::uint64_t{0}, std::uint64_t{99}}) {
-        bloom::blocked_bloom_filter<std::uint64_t, raw_hasher> filter(bloom::filter_geometry{512 * 100, 8},
-                                                                      seed);
+        bloom::blocked_bloom_filter<std::uint64_t, raw_hasher> filter(
+            bloom::filter_geometry{512 * 100, 8, one_bit_per_word}, seed);
         std::vector<std::uint64_t> hashes;
         for (std::uint64_t value = 0; value < 100; ++value) {
             filter.insert(value);
@@ -424,14 +460,16 @@ TEST_CASE("a blocked filter finishes a hasher that does not avalanche like the c
 
 TEST_CASE("literal blocked bit positions are pinned", "[golden][blocked]") {
     SECTION("\"bloom\" in a 16-block filter: block 13") {
-        bloom::blocked_bloom_filter<std::string> filter(bloom::filter_geometry{512 * 16, 8});
+        bloom::blocked_bloom_filter<std::string> filter(
+            bloom::filter_geometry{512 * 16, 8, one_bit_per_word});
         filter.insert("bloom");
         CHECK(reference_multiply_high(0xd823c729c62bdf6eULL, 16) == 13);
         CHECK(set_positions(filter) ==
               std::vector<std::uint64_t>{6703, 6755, 6827, 6849, 6968, 7036, 7058, 7133});
     }
     SECTION("std::uint64_t 42 in a 16-block filter: block 3") {
-        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{512 * 16, 8});
+        bloom::blocked_bloom_filter<std::uint64_t> filter(
+            bloom::filter_geometry{512 * 16, 8, one_bit_per_word});
         filter.insert(std::uint64_t{42});
         CHECK(reference_multiply_high(0x34c3aa34c4ee406fULL, 16) == 3);
         CHECK(set_positions(filter) ==
@@ -439,10 +477,110 @@ TEST_CASE("literal blocked bit positions are pinned", "[golden][blocked]") {
     }
     SECTION("std::uint64_t 42 in a 16-block filter with the earlier integer hash: block 14") {
         bloom::blocked_bloom_filter<std::uint64_t, bloom::xxh3_hash<std::uint64_t>> filter(
-            bloom::filter_geometry{512 * 16, 8});
+            bloom::filter_geometry{512 * 16, 8, one_bit_per_word});
         filter.insert(std::uint64_t{42});
         CHECK(reference_multiply_high(0xec0686d61a0d7d3cULL, 16) == 14);
         CHECK(set_positions(filter) ==
               std::vector<std::uint64_t>{7175, 7277, 7299, 7394, 7461, 7518, 7604, 7637});
+    }
+}
+
+TEST_CASE("bits_anywhere blocked filters set exactly the documented bits", "[golden][blocked]") {
+    struct shape {
+        std::uint64_t block_count;
+        unsigned hash_count;
+        std::uint64_t seed;
+    };
+    const shape shapes[] = {
+        {1, 1, bloom::default_seed}, {3, 6, 7}, {16, 7, bloom::default_seed}, {1000, 8, 0}, {19'726, 9, 5},
+        {1 << 16, 16, 12345}};
+    for (const shape& s : shapes) {
+        INFO("blocks " << s.block_count << ", k " << s.hash_count << ", seed " << s.seed);
+        bloom::blocked_bloom_filter<std::uint64_t> filter(
+            bloom::filter_geometry{s.block_count * 512, s.hash_count, bloom::probe_scheme::bits_anywhere},
+            s.seed);
+        bloom::blocked_bloom_filter<std::string> strings(
+            bloom::filter_geometry{s.block_count * 512, s.hash_count}, s.seed);
+        std::vector<std::uint64_t> hashes;
+        std::vector<std::uint64_t> string_hashes;
+        for (std::uint64_t i = 0; i < 500; ++i) {
+            const std::uint64_t value = bloom_test::splitmix64_mix(i);
+            filter.insert(value);
+            hashes.push_back(bloom_test::mum2_of_word(value, s.seed));
+            const std::string text = "item-" + std::to_string(i);
+            strings.insert(text);
+            string_hashes.push_back(bloom_test::xxh3_of_string(text, s.seed));
+        }
+        CHECK(words_of(filter) == expected_anywhere_words(hashes, s.block_count, s.hash_count));
+        CHECK(words_of(strings) == expected_anywhere_words(string_hashes, s.block_count, s.hash_count));
+    }
+}
+
+TEST_CASE("literal bits_anywhere positions are pinned", "[golden][blocked]") {
+    // Computed by hand (Python) from the hashes pinned in hash_test and the formula of docs/FORMAT.md.
+    SECTION("std::uint64_t 42 in a 16-block filter, k = 7: block 3") {
+        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{512 * 16, 7});
+        filter.insert(std::uint64_t{42});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{1568, 1638, 1658, 1700, 1757, 1785, 1899});
+    }
+    SECTION("std::uint64_t 42 in a 16-block filter, k = 16: block 3") {
+        bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{512 * 16, 16});
+        filter.insert(std::uint64_t{42});
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{1539, 1568, 1582, 1596, 1624, 1638, 1658,
+                                                                  1700, 1714, 1729, 1757, 1785, 1823, 1899,
+                                                                  1909, 1956});
+    }
+    SECTION("\"bloom\" in a 16-block filter, k = 7: block 13") {
+        bloom::blocked_bloom_filter<std::string> filter(bloom::filter_geometry{512 * 16, 7});
+        filter.insert("bloom");
+        CHECK(set_positions(filter) == std::vector<std::uint64_t>{6810, 6903, 6929, 6955, 6964, 7118, 7141});
+    }
+}
+
+TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one", "[golden][blocked]") {
+    using contains_kernel = bool (*)(const std::uint64_t*, std::uint64_t, unsigned);
+    std::vector<std::pair<const char*, contains_kernel>> kernels = {
+        {"chosen", [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+             return bloom::detail::anywhere_block_contains(block, hash, k);
+         }}};
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    if (bloom::detail::cpu_runs_avx2())
+#    endif
+    {
+        kernels.emplace_back("avx2", [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+            return bloom::detail::avx2_anywhere_contains(block, hash, k);
+        });
+    }
+#endif
+    for (const auto& [name, kernel_contains] : kernels) {
+        INFO("kernel " << name);
+        bloom_test::splitmix64 random(0x616e7977ULL);
+        alignas(64) std::uint64_t storage[9];
+        alignas(64) std::uint64_t scalar_block[8];
+        std::uint64_t mismatches = 0;
+        std::uint64_t present = 0;
+        for (int trial = 0; trial < 200'000; ++trial) {
+            std::uint64_t* const block = storage + trial % 2; // on a cache line, or one word past it
+            for (unsigned i = 0; i < 8; ++i) {
+                // Mostly full words, so that long patterns are found as well as missed.
+                block[i] = random.next() | random.next() | random.next();
+                scalar_block[i] = block[i];
+            }
+            const std::uint64_t seed = random.next();
+            const unsigned k = 1 + static_cast<unsigned>(trial % 16);
+            const bool expected = bloom::detail::scalar_anywhere_contains(scalar_block, seed, k);
+            present += expected ? 1 : 0;
+            mismatches += kernel_contains(block, seed, k) != expected ? 1 : 0;
+            const bool was_new = bloom::detail::anywhere_block_insert(block, seed, k);
+            const bool scalar_was_new = bloom::detail::scalar_anywhere_insert(scalar_block, seed, k);
+            mismatches += was_new != scalar_was_new || was_new == expected ? 1 : 0;
+            mismatches += std::memcmp(block, scalar_block, sizeof scalar_block) != 0 ? 1 : 0;
+            mismatches += kernel_contains(block, seed, k) ? 0 : 1;
+        }
+        CHECK(mismatches == 0);
+        // Both answers occur often (a word is 7/8 full: k bits are all set with probability 0.875^k).
+        CHECK(present > 40'000);
+        CHECK(present < 160'000);
     }
 }

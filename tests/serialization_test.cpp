@@ -283,9 +283,15 @@ TEST_CASE("a record's bytes are those docs/FORMAT.md describes", "[serialization
     CHECK(le(bytes, covered, 8) == xxh3(bytes, 0, covered)); // record checksum
 
     SECTION("the kind, counter width and hasher id of the other kinds") {
-        const auto blocked = bloom::to_bytes(bloom::blocked_bloom_filter<std::uint64_t>(100, 0.01));
+        const bloom::blocked_bloom_filter<std::uint64_t> blocked_filter(100, 0.01);
+        const auto blocked = bloom::to_bytes(blocked_filter);
         CHECK(le(blocked, 10, 1) == 2);
-        CHECK(le(blocked, 12, 4) == 8);
+        CHECK(le(blocked, 12, 4) == blocked_filter.hash_count());
+        CHECK(le(blocked, 80, 1) == 1); // bits_anywhere
+        const auto original = bloom::to_bytes(bloom::blocked_bloom_filter<std::uint64_t>(
+            bloom::filter_geometry{1024, 8, bloom::probe_scheme::one_bit_per_word}));
+        CHECK(le(original, 12, 4) == 8);
+        CHECK(le(original, 80, 1) == 0);                    // one_bit_per_word, as in every earlier file
         CHECK(le(blocked, 16, 8) == 0x4d554d3200000108ULL); // "MUM2", integers widened to 8 bytes
         const auto xxh3_blocked = bloom::to_bytes(
             bloom::blocked_bloom_filter<std::uint64_t, bloom::xxh3_hash<std::uint64_t>>(100, 0.01));
@@ -355,8 +361,10 @@ bloom::bloom_filter<std::string> golden_classic(bloom::filter_geometry shape = {
 // Integer filters of earlier files (blocked_u64, scalable_u64, scalable_u64_mixed, written before the
 // integer path of bloom::hash) load through bloom::xxh3_hash; the *_mum2 files pin today's default hasher.
 template <class Hasher = bloom::hash<std::uint64_t>>
-bloom::blocked_bloom_filter<std::uint64_t, Hasher> golden_blocked() {
-    bloom::blocked_bloom_filter<std::uint64_t, Hasher> filter(100, 0.01, 42);
+bloom::blocked_bloom_filter<std::uint64_t, Hasher> golden_blocked(bloom::filter_geometry shape = {}) {
+    bloom::blocked_bloom_filter<std::uint64_t, Hasher> filter =
+        shape.bit_count == 0 ? bloom::blocked_bloom_filter<std::uint64_t, Hasher>(100, 0.01, 42)
+                             : bloom::blocked_bloom_filter<std::uint64_t, Hasher>(shape, 42);
     for (std::uint64_t i = 0; i < 100; ++i) {
         filter.insert(i * 1000);
     }
@@ -433,7 +441,7 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         CHECK(loaded == golden_classic());
         CHECK(bloom::to_bytes(golden_classic()) == read_file_bytes(path));
     }
-    SECTION("blocked, the earlier integer hash") {
+    SECTION("blocked, the earlier integer hash and the original one-bit-per-word pattern") {
         using xxh3_blocked = bloom::blocked_bloom_filter<std::uint64_t, bloom::xxh3_hash<std::uint64_t>>;
         const auto path = data_directory / "blocked_u64.bloom";
         const auto loaded = bloom::load_file<xxh3_blocked>(path);
@@ -441,7 +449,12 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
             CHECK(loaded.contains(i * 1000));
         }
         CHECK(loaded.seed() == 42);
-        CHECK(loaded == golden_blocked<bloom::xxh3_hash<std::uint64_t>>());
+        CHECK(loaded.probes() == bloom::probe_scheme::one_bit_per_word);
+        CHECK(loaded.hash_count() == 8);
+        // The bits those inserts set by that pattern (the file's shape: 1,024 bits).
+        REQUIRE(loaded.bit_count() == 1024);
+        CHECK(loaded == golden_blocked<bloom::xxh3_hash<std::uint64_t>>(
+                            bloom::filter_geometry{1024, 8, bloom::probe_scheme::one_bit_per_word}));
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
         // Today's default hasher places integers elsewhere: it refuses the file, naming both ids.
         std::string message;
@@ -454,13 +467,14 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         CHECK(message.find("hasher id 0x5858483300000108") != std::string::npos);
         CHECK(message.find("0x4d554d3200000108") != std::string::npos);
     }
-    SECTION("blocked, today's hash") {
+    SECTION("blocked, today's hash and bits_anywhere") {
         const auto path = data_directory / "blocked_u64_mum2.bloom";
         const auto loaded = bloom::load_file<bloom::blocked_bloom_filter<std::uint64_t>>(path);
         for (std::uint64_t i = 0; i < 100; ++i) {
             CHECK(loaded.contains(i * 1000));
         }
         CHECK(loaded.seed() == 42);
+        CHECK(loaded.probes() == bloom::probe_scheme::bits_anywhere);
         CHECK(loaded == golden_blocked());
         CHECK(bloom::to_bytes(golden_blocked()) == read_file_bytes(path));
     }
@@ -678,6 +692,34 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
                                                                                        bytes.size());
                  }),
                  "multiple of 512");
+    }
+    SECTION("a blocked record whose hash count its pattern cannot place, or an unknown pattern") {
+        using blocked_type = bloom::blocked_bloom_filter<std::string>;
+        const auto blocked_load = [](const std::vector<std::byte>& bytes) {
+            return format_error_of(
+                [&] { (void)bloom::from_bytes<blocked_type>(bytes.data(), bytes.size()); });
+        };
+        auto bytes = bloom::to_bytes(blocked_type(100, 0.01));
+        put_le(bytes, 12, 17, 4); // bits_anywhere places 1 to 16
+        reseal(bytes);
+        contains(blocked_load(bytes), "hash_count");
+        put_le(bytes, 12, 7, 4);
+        put_le(bytes, 80, 0, 1); // one_bit_per_word places exactly 8
+        reseal(bytes);
+        contains(blocked_load(bytes), "hash_count");
+        put_le(bytes, 12, 8, 4);
+        put_le(bytes, 80, 2, 1);
+        reseal(bytes);
+        contains(blocked_load(bytes), "probe scheme 2");
+        for (const std::uint64_t hash_count : {0ULL, 17ULL}) {
+            put_le(bytes, 12, hash_count, 4);
+            put_le(bytes, 80, 1, 1);
+            reseal(bytes);
+            contains(format_error_of([&] {
+                         (void)bloom::blocked_bloom_filter_view<std::string>(bytes.data(), bytes.size());
+                     }),
+                     "hash_count");
+        }
     }
     SECTION("counters of another width") {
         const auto bytes = bloom::to_bytes(bloom::counting_bloom_filter<int, bloom::hash<int>, 8>(10, 0.01));

@@ -14,6 +14,8 @@
 
 namespace {
 
+constexpr auto one_bit_per_word = bloom::probe_scheme::one_bit_per_word;
+
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 
@@ -211,7 +213,39 @@ TEST_CASE("poisson_expectation, the tests' own Poisson sum, is right", "[sizing]
     }
 }
 
-TEST_CASE("blocked_false_positive_rate is the Poisson average of the one-block rate", "[sizing][blocked]") {
+TEST_CASE("blocked_false_positive_rate of bits_anywhere is the Poisson average of the exact one-block rate",
+          "[sizing][blocked]") {
+    struct shape {
+        std::uint64_t bits;
+        std::uint64_t items;
+        unsigned k;
+    };
+    // lambda = n / blocks from 1e-6 to 800: tiny loads, the 1% load (~52), k from 1 to 16.
+    const shape shapes[] = {{512, 1, 1},           {512, 44, 6},
+                            {512, 300, 3},         {1024, 3, 16},
+                            {101'376, 10'000, 7},  {9'890'304, 1'000'000, 6},
+                            {588'288, 100'000, 4}, {1'572'864, 100'000, 9},
+                            {512'000, 100, 12},    {512 * (std::uint64_t{1} << 20), 1, 8},
+                            {5120, 7, 2},          {2'400'256, 100'000, 16},
+                            {5120, 8000, 1}};
+    for (const shape& s : shapes) {
+        const bloom_test::blocked_load load{s.bits, s.items, s.k};
+        const double expected = bloom_test::blocked_formula_rate(load);
+        const double got = bloom::blocked_false_positive_rate(s.bits, s.items, s.k);
+        INFO("m " << s.bits << ", n " << s.items << ", k " << s.k << ": got " << got << ", expected "
+                  << expected);
+        CHECK(std::fabs(got - expected) <= 1e-9 * expected);
+    }
+    // One item in one block, k = 6: its six distinct bits are all a non-member's with probability
+    // 1 / C(512, 6), times P(N = 1) = e^-1, plus the terms of two items and more.
+    const double one_item = bloom::blocked_false_positive_rate(512, 1, 6);
+    const double one_subset = 1.0 / (512.0 * 511 * 510 * 509 * 508 * 507 / 720);
+    CHECK(one_item > std::exp(-1.0) * one_subset);
+    CHECK(one_item < 1e-9);
+}
+
+TEST_CASE("blocked_false_positive_rate of one_bit_per_word is the Poisson average of the one-block rate",
+          "[sizing][blocked]") {
     struct shape {
         std::uint64_t bits;
         std::uint64_t items;
@@ -225,18 +259,18 @@ TEST_CASE("blocked_false_positive_rate is the Poisson average of the one-block r
                             {1536, 600'000},    {5120, 7}};
     for (const shape& s : shapes) {
         const double expected = bloom_test::blocked_formula_rate(s.bits, s.items);
-        const double got = bloom::blocked_false_positive_rate(s.bits, s.items);
+        const double got = bloom::blocked_false_positive_rate(s.bits, s.items, 8, one_bit_per_word);
         INFO("m " << s.bits << ", n " << s.items << ": got " << got << ", expected " << expected);
         CHECK(std::fabs(got - expected) <= 1e-9 * expected);
     }
     // One block holding one item on average: positive, but tiny, since a hit needs all 8 of the query's
     // bits set and a block with i items has at most i set bits per word.
-    const double one_item = bloom::blocked_false_positive_rate(512, 1);
+    const double one_item = bloom::blocked_false_positive_rate(512, 1, 8, one_bit_per_word);
     CHECK(one_item > std::exp(-1.0) * std::pow(1.0 / 64.0, 8.0)); // the i = 1 term alone
     CHECK(one_item < 1e-9);
 }
 
-TEST_CASE("blocked_false_positive_rate agrees with the closed form from the Poisson generating function",
+TEST_CASE("one_bit_per_word's rate agrees with the closed form from the Poisson generating function",
           "[sizing][blocked]") {
     // E[(1 - q^N)^8] = sum over j of C(8, j) (-1)^j E[q^(jN)], and E[s^N] = e^(lambda (s - 1)) for
     // N ~ Poisson(lambda): a second, loop-free form. Its alternating terms cancel, losing about 1e-14 in
@@ -254,7 +288,7 @@ TEST_CASE("blocked_false_positive_rate agrees with the closed form from the Pois
     for (const std::uint64_t items : {std::uint64_t{30}, std::uint64_t{44}, std::uint64_t{50},
                                       std::uint64_t{87}, std::uint64_t{200}, std::uint64_t{1000}}) {
         const double expected = closed_form(512 * 1000, items * 1000);
-        const double got = bloom::blocked_false_positive_rate(512 * 1000, items * 1000);
+        const double got = bloom::blocked_false_positive_rate(512 * 1000, items * 1000, 8, one_bit_per_word);
         INFO(items << " items per block: got " << got << ", closed form " << expected);
         REQUIRE(expected >= 1e-4);
         CHECK(std::fabs(got - expected) <= 1e-9 * expected);
@@ -310,14 +344,45 @@ TEST_CASE("optimal_blocked_bit_count is the smallest multiple of 512 that meets 
     }
 }
 
-TEST_CASE("the blocked layout needs about 10.1 bits per item at 1%", "[sizing][blocked]") {
+TEST_CASE("the blocked layout needs under 10 bits per item at 1%", "[sizing][blocked]") {
     const std::uint64_t bits = bloom::optimal_blocked_bit_count(1'000'000, 0.01);
     const double bits_per_item = static_cast<double>(bits) / 1e6;
     INFO(bits << " bits, " << bits_per_item << " per item");
-    CHECK(bits_per_item >= 10.05);
-    CHECK(bits_per_item <= 10.15);
-    // The classic filter needs 9.59.
+    // 9.89: the exact formula (bloom_test::blocked_formula_rate) at k = 6 crosses 1% there.
+    CHECK(bits_per_item < 10.0);
+    CHECK(bits_per_item > 9.85);
+    const unsigned k = bloom::optimal_blocked_hash_count(bits, 1'000'000);
+    CHECK(k == 6);
+    CHECK(bloom_test::blocked_formula_rate({bits, 1'000'000, k}) <= 0.01);
+    CHECK(bloom_test::blocked_formula_rate({bits - 512 * 200, 1'000'000, k}) > 0.01);
+    // The classic filter needs 9.59; the original one-bit-per-word pattern 10.1.
     CHECK(bits > bloom::optimal_bit_count(1'000'000, 0.01));
+    const std::uint64_t original = bloom::optimal_blocked_bit_count(1'000'000, 0.01, one_bit_per_word);
+    INFO("one_bit_per_word: " << original << " bits");
+    CHECK(static_cast<double>(original) / 1e6 >= 10.05);
+    CHECK(static_cast<double>(original) / 1e6 <= 10.15);
+    CHECK(bloom_test::blocked_formula_rate(original, 1'000'000) <= 0.01);
+    CHECK(bloom_test::blocked_formula_rate(original - 512, 1'000'000) > 0.01);
+}
+
+TEST_CASE("optimal_blocked_hash_count is the k with the lowest exact rate", "[sizing][blocked]") {
+    struct load {
+        std::uint64_t bits;
+        std::uint64_t items;
+    };
+    for (const load l : {load{512 * 8, 1000}, load{512 * 20, 1000}, load{512 * 19'336, 1'000'000},
+                         load{512 * 23'438, 1'000'000}, load{512 * 31'250, 1'000'000}, load{512 * 100, 1000},
+                         load{512 * 1000, 1000}}) {
+        const unsigned k = bloom::optimal_blocked_hash_count(l.bits, l.items);
+        INFO("m " << l.bits << ", n " << l.items << ": k " << k);
+        REQUIRE(k >= 1);
+        REQUIRE(k <= 16);
+        const double best = bloom_test::blocked_formula_rate({l.bits, l.items, k});
+        for (unsigned other = 1; other <= 16; ++other) {
+            INFO("k " << other);
+            CHECK(bloom_test::blocked_formula_rate({l.bits, l.items, other}) >= best * (1.0 - 1e-9));
+        }
+    }
 }
 
 TEST_CASE("blocked sizing functions reject invalid arguments naming the parameter",
@@ -328,7 +393,19 @@ TEST_CASE("blocked sizing functions reject invalid arguments naming the paramete
     require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(511, 10); }, {"bit_count", "511"});
     require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(513, 10); }, {"bit_count", "513"});
     require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(512, 0); }, "items");
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(512, 10, 0); },
+                             {"hash_count", "0"});
+    require_invalid_argument([] { (void)bloom::blocked_false_positive_rate(512, 10, 17); },
+                             {"hash_count", "17"});
+    require_invalid_argument(
+        [] { (void)bloom::blocked_false_positive_rate(512, 10, 7, bloom::probe_scheme::one_bit_per_word); },
+        {"hash_count", "7"});
+    require_invalid_argument([] { (void)bloom::optimal_blocked_hash_count(511, 10); }, {"bit_count", "511"});
+    require_invalid_argument([] { (void)bloom::optimal_blocked_hash_count(512, 0); }, "items");
     require_invalid_argument([] { (void)bloom::optimal_blocked_bit_count(0, 0.01); }, "expected_items");
+    require_invalid_argument(
+        [] { (void)bloom::optimal_blocked_bit_count(10, 0.01, static_cast<bloom::probe_scheme>(2)); },
+        "probes");
     for (const double rate : {0.0, -0.0, 1.0, -0.01, 1.5, not_a_number, -not_a_number, infinity, -infinity}) {
         INFO("rate " << rate);
         require_invalid_argument([rate] { (void)bloom::optimal_blocked_bit_count(1000, rate); },
@@ -348,9 +425,12 @@ TEST_CASE("blocked_false_positive_rate stays a probability and returns quickly f
     for (const std::uint64_t items_per_block :
          {std::uint64_t{2250}, std::uint64_t{4096}, std::uint64_t{4097}, std::uint64_t{1'000'000'000},
           std::uint64_t{1} << 60, std::numeric_limits<std::uint64_t>::max()}) {
-        const double rate = bloom::blocked_false_positive_rate(512, items_per_block);
-        INFO(items_per_block << " items in one block: " << rate);
-        CHECK(rate <= 1.0);
-        CHECK(rate > 0.999);
+        for (const bloom::probe_scheme probes :
+             {bloom::probe_scheme::bits_anywhere, bloom::probe_scheme::one_bit_per_word}) {
+            const double rate = bloom::blocked_false_positive_rate(512, items_per_block, 8, probes);
+            INFO(items_per_block << " items in one block: " << rate);
+            CHECK(rate <= 1.0);
+            CHECK(rate > 0.999);
+        }
     }
 }

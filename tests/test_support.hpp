@@ -41,6 +41,8 @@
 #    pragma GCC diagnostic pop
 #endif
 
+#include <bloom/sizing.hpp>
+
 namespace bloom_test {
 
 inline constexpr std::uint64_t golden_gamma = 0x9e3779b97f4a7c15ULL;
@@ -464,7 +466,8 @@ double poisson_expectation(double lambda, Function&& f) {
     return weighted / total;
 }
 
-/// The blocked layout as documented: 512-bit blocks of eight 64-bit words, one bit per word per item.
+/// The blocked layout as documented: 512-bit blocks of eight 64-bit words. The functions below without a
+/// pattern are of the original one, one bit per word per item (probe_scheme::one_bit_per_word).
 inline constexpr std::uint64_t block_bits = 512;
 
 /// A word's bit is still clear after one more item of its block with probability 63/64.
@@ -506,35 +509,145 @@ inline constexpr double word_miss = 63.0 / 64.0;
     return std::max(0.0, variance - covariance * covariance / lambda) / blocks;
 }
 
+/// One block of the bits_anywhere pattern, by the number i of items in it, computed here independently of
+/// the library: each item sets a uniformly random set of k distinct bits of the 512. From x set bits, an
+/// item adds j new ones with probability C(512 - x, j) C(x, k - j) / C(512, k) (it draws k of the 512 bits
+/// without replacement: j from the 512 - x clear ones); a non-member's k distinct bits are all set with
+/// probability h(x) = C(x, k) / C(512, k). Holds, for i = 0 to max_items: E[h(X)], E[h(X)^2], E[X], E[X^2].
+struct anywhere_block_moments {
+    std::vector<double> hit;
+    std::vector<double> hit_squared;
+    std::vector<double> set;
+    std::vector<double> set_squared;
+
+    anywhere_block_moments(unsigned k, std::size_t max_items) {
+        constexpr int bits = 512;
+        const int draws = static_cast<int>(k);
+        const auto choose = [](int n, int r) -> long double {
+            if (r < 0 || r > n) {
+                return 0.0L;
+            }
+            return std::exp(std::lgamma(static_cast<long double>(n) + 1) -
+                            std::lgamma(static_cast<long double>(r) + 1) -
+                            std::lgamma(static_cast<long double>(n - r) + 1));
+        };
+        const long double subsets = choose(bits, draws);
+        std::vector<long double> hit_of(bits + 1);
+        std::vector<long double> step((bits + 1) * (k + 1));
+        for (int x = 0; x <= bits; ++x) {
+            hit_of[static_cast<std::size_t>(x)] = choose(x, draws) / subsets;
+            for (int j = 0; j <= draws; ++j) {
+                step[static_cast<std::size_t>(x * (draws + 1) + j)] =
+                    choose(bits - x, j) * choose(x, draws - j) / subsets;
+            }
+        }
+        std::vector<long double> state(bits + 1, 0.0L);
+        std::vector<long double> next(bits + 1, 0.0L);
+        state[0] = 1.0L;
+        for (std::size_t i = 0; i <= max_items; ++i) {
+            long double h = 0, h2 = 0, x1 = 0, x2 = 0;
+            for (int x = 0; x <= bits; ++x) {
+                const long double p = state[static_cast<std::size_t>(x)];
+                const long double hx = hit_of[static_cast<std::size_t>(x)];
+                h += p * hx;
+                h2 += p * hx * hx;
+                x1 += p * x;
+                x2 += p * x * x;
+            }
+            hit.push_back(static_cast<double>(h));
+            hit_squared.push_back(static_cast<double>(h2));
+            set.push_back(static_cast<double>(x1));
+            set_squared.push_back(static_cast<double>(x2));
+            std::fill(next.begin(), next.end(), 0.0L);
+            for (int x = 0; x <= bits; ++x) {
+                const long double p = state[static_cast<std::size_t>(x)];
+                if (p == 0.0L) {
+                    continue;
+                }
+                for (int j = 0; j <= draws && x + j <= bits; ++j) {
+                    next[static_cast<std::size_t>(x + j)] +=
+                        p * step[static_cast<std::size_t>(x * (draws + 1) + j)];
+                }
+            }
+            state.swap(next);
+        }
+    }
+};
+
+/// A blocked filter's load: m bits holding n items of k bits each, placed by `probes`.
+struct blocked_load {
+    std::uint64_t bit_count;
+    std::uint64_t items;
+    unsigned hash_count;
+    bloom::probe_scheme probes = bloom::probe_scheme::bits_anywhere;
+
+    [[nodiscard]] double lambda() const {
+        return static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
+    }
+    /// The moments table, long enough for poisson_expectation at lambda (it stops at weights of 1e-30).
+    [[nodiscard]] anywhere_block_moments moments() const {
+        return anywhere_block_moments(hash_count,
+                                      static_cast<std::size_t>(lambda() + 15.0 * std::sqrt(lambda()) + 80.0));
+    }
+};
+
+/// The blocked formula for either pattern, computed here: the Poisson average of one block's rate.
+[[nodiscard]] inline double blocked_formula_rate(const blocked_load& load) {
+    if (load.probes == bloom::probe_scheme::one_bit_per_word) {
+        return blocked_formula_rate(load.bit_count, load.items);
+    }
+    const anywhere_block_moments moments = load.moments();
+    return poisson_expectation(load.lambda(),
+                               [&](double i) { return moments.hit.at(static_cast<std::size_t>(i)); });
+}
+
+/// blocked_filter_rate_variance for either pattern: bits_anywhere's r_b = h(X_b), its moments from
+/// anywhere_block_moments, with the same correction for the fixed total.
+[[nodiscard]] inline double blocked_filter_rate_variance(const blocked_load& load) {
+    if (load.probes == bloom::probe_scheme::one_bit_per_word) {
+        return blocked_filter_rate_variance(load.bit_count, load.items);
+    }
+    const anywhere_block_moments moments = load.moments();
+    const double lambda = load.lambda();
+    const auto at = [](const std::vector<double>& table, double i) {
+        return table.at(static_cast<std::size_t>(i));
+    };
+    const double mean = poisson_expectation(lambda, [&](double i) { return at(moments.hit, i); });
+    const double variance =
+        poisson_expectation(lambda, [&](double i) { return at(moments.hit_squared, i); }) - mean * mean;
+    const double covariance =
+        poisson_expectation(lambda, [&](double i) { return i * at(moments.hit, i); }) - mean * lambda;
+    return std::max(0.0, variance - covariance * covariance / lambda) /
+           static_cast<double>(load.bit_count / block_bits);
+}
+
 /// How many independent blocked filters a rate measurement with `queries` queries in total spreads over, so
 /// that the filters' own spread (blocked_filter_rate_variance / filters) stays below the queries' binomial
 /// variance p (1 - p) / queries. One for large filters; a few for small ones, whose blocks are few.
-[[nodiscard]] inline std::uint64_t blocked_filters_needed(std::uint64_t bit_count, std::uint64_t items,
-                                                          std::uint64_t queries) {
-    const double expected = blocked_formula_rate(bit_count, items);
+[[nodiscard]] inline std::uint64_t blocked_filters_needed(const blocked_load& load, std::uint64_t queries) {
+    const double expected = blocked_formula_rate(load);
     const double binomial = expected * (1.0 - expected) / static_cast<double>(queries);
     return std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(std::ceil(blocked_filter_rate_variance(bit_count, items) / binomial)));
+        1, static_cast<std::uint64_t>(std::ceil(blocked_filter_rate_variance(load) / binomial)));
 }
 
 /// The standard deviation of a blocked filter's rate measured with `queries` non-members in total, spread
-/// evenly over `filters` independent filters of m bits holding n items each: the queries' binomial noise
-/// and the filters' own spread, sigma = sqrt(p (1 - p) / queries + blocked_filter_rate_variance / filters).
-[[nodiscard]] inline double blocked_rate_sigma(std::uint64_t bit_count, std::uint64_t items,
-                                               std::uint64_t queries, std::uint64_t filters) {
-    const double expected = blocked_formula_rate(bit_count, items);
+/// evenly over `filters` independent filters of that load: the queries' binomial noise and the filters'
+/// own spread, sigma = sqrt(p (1 - p) / queries + blocked_filter_rate_variance / filters).
+[[nodiscard]] inline double blocked_rate_sigma(const blocked_load& load, std::uint64_t queries,
+                                               std::uint64_t filters) {
+    const double expected = blocked_formula_rate(load);
     return std::sqrt(expected * (1.0 - expected) / static_cast<double>(queries) +
-                     blocked_filter_rate_variance(bit_count, items) / static_cast<double>(filters));
+                     blocked_filter_rate_variance(load) / static_cast<double>(filters));
 }
 
 /// How far such a measurement may stray from the blocked formula's rate p: 4 sigma (blocked_rate_sigma)
 /// plus 0.01 p for the formula's own approximation: it takes a block's item count as Poisson(n / blocks)
 /// where it is Binomial(n, 1 / blocks), which overstates the rate by less than 0.1% from 200 blocks up,
 /// and the block and the in-block pattern come from one 64-bit hash.
-[[nodiscard]] inline double blocked_rate_tolerance(std::uint64_t bit_count, std::uint64_t items,
-                                                   std::uint64_t queries, std::uint64_t filters) {
-    return 4.0 * blocked_rate_sigma(bit_count, items, queries, filters) +
-           0.01 * blocked_formula_rate(bit_count, items);
+[[nodiscard]] inline double blocked_rate_tolerance(const blocked_load& load, std::uint64_t queries,
+                                                   std::uint64_t filters) {
+    return 4.0 * blocked_rate_sigma(load, queries, filters) + 0.01 * blocked_formula_rate(load);
 }
 
 // ---- errors ----

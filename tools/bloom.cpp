@@ -74,7 +74,7 @@ constexpr const char* create_help =
 Creates an empty filter sized for N values at false-positive rate P and saves it to FILE.
   --items N     values the filter should hold at rate P (e.g. 1000000, 1e6)
   --rate P      target false-positive rate in (0, 1) (e.g. 0.01 or 1%)
-  --kind K      classic (smallest, default) or blocked (one cache line per value: faster, ~5% larger)
+  --kind K      classic (smallest, default) or blocked (one cache line per value: faster, ~3% larger)
   --seed S      hash seed (decimal or 0x hex); filters merge only with equal seeds. Default: the
                 library's fixed default seed
   --force       replace FILE if it exists (otherwise an existing FILE is an error)
@@ -622,6 +622,11 @@ int run_info(const std::vector<std::string>& arguments) {
                                  std::is_same_v<filter_type, blocked_filter>) {
                 print_line("kind:", std::is_same_v<filter_type, classic_filter> ? "classic" : "blocked");
                 print_line("bits:", std::to_string(typed.bit_count()));
+                if constexpr (std::is_same_v<filter_type, blocked_filter>) {
+                    print_line("pattern:", typed.probes() == bloom::probe_scheme::one_bit_per_word
+                                               ? "one bit per word (the original pattern)"
+                                               : "bits anywhere in the block");
+                }
                 print_common_info(typed);
             } else {
                 print_line("kind:",

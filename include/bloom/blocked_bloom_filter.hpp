@@ -6,11 +6,12 @@
 //
 // A classic filter touches k unrelated cache lines per item; once it outgrows the cache every operation
 // waits on k memory misses. This filter puts all of an item's bits in one 512-bit block (one 64-byte
-// line): the hash picks the block, and the item sets one bit in each of the block's eight 64-bit words,
-// tested and set with SIMD (AVX-512, AVX2, SSE2 or NEON; a scalar kernel sets the same bits). The price
-// is a little memory: about 10.1 bits per item at 1% instead of 9.6, because items crowd unevenly into
-// blocks. Sizing uses this layout's own rate formula (Putze, Sanders & Singler 2007), so the promised
-// rate holds.
+// line): the hash picks the block, and the item sets k bits anywhere in it, k chosen from the bits per
+// item as for a classic filter (about 7 at 1%), tested with SIMD (AVX-512 or AVX2; a scalar kernel sets
+// the same bits). The price is a little memory: about 9.9 bits per item at 1% instead of 9.6, because
+// items crowd unevenly into blocks. Sizing uses this layout's own rate formula (Putze, Sanders & Singler
+// 2007), so the promised rate holds. Filters saved before this pattern (one bit in each of the block's
+// eight words, probe_scheme::one_bit_per_word) load and answer as they did.
 //
 //     #include <bloom/blocked_bloom_filter.hpp>
 //
@@ -21,8 +22,8 @@
 //     seen.contains(keys.begin(), keys.end(), found.begin());  // bulk: hashes ahead and prefetches
 //
 // Same interface as bloom::bloom_filter (insert returning "was new", contains, range forms, observers,
-// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is always 8: the
-// bits an item sets.
+// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is the bits an
+// item sets; probes() the pattern that places them.
 
 #include "bloom/aligned_allocator.hpp"
 #include "bloom/detail/block_kernels.hpp"
@@ -39,7 +40,7 @@
 
 namespace bloom {
 
-/// A blocked Bloom filter of T: 512-bit blocks, eight bits per item in one block.
+/// A blocked Bloom filter of T: 512-bit blocks, k bits per item in one block.
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the words (rebound to std::uint64_t); the default aligns them to cache lines.
 template <class T, class Hasher = hash<T>, class Allocator = aligned_allocator<std::uint64_t, 64>>
@@ -50,29 +51,32 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// The type of the items.
     using value_type = T;
 
-    /// Bits each item sets, one per 64-bit word of its block.
+    /// Bits each item sets under probe_scheme::one_bit_per_word, the pattern of files saved before
+    /// bits_anywhere: one per 64-bit word of its block. Under bits_anywhere it is hash_count().
     static constexpr unsigned bits_per_item = detail::block_word_count;
 
-    /// A filter sized for `expected_items` at `false_positive_rate` by optimal_blocked_bit_count.
-    /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
+    /// A filter sized for `expected_items` at `false_positive_rate`: optimal_blocked_bit_count bits, and
+    /// optimal_blocked_hash_count bits per item anywhere in its block. Throws std::invalid_argument for zero
+    /// items, a rate outside (0, 1), or a size that cannot be held.
     blocked_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                          std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                          const Allocator& allocator = Allocator())
-        : base(filter_geometry{optimal_blocked_bit_count(expected_items, false_positive_rate), bits_per_item},
-               expected_items, false_positive_rate, seed, hash_function, allocator) {}
+        : base(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
+               hash_function, allocator) {}
 
-    /// A filter of an explicit shape: bit_count a non-zero multiple of 512, hash_count 8 (the layout's).
-    /// Its expected_items() is round(m ln 2 / 8), and its target rate the blocked formula's rate there.
-    /// Throws std::invalid_argument otherwise, naming the parameter.
+    /// A filter of an explicit shape: bit_count a non-zero multiple of 512; probes bits_anywhere (the
+    /// default) with hash_count 1 to 16, or one_bit_per_word with hash_count 8. Its expected_items() is
+    /// round(m ln 2 / k), and its target rate the blocked formula's rate there. Throws
+    /// std::invalid_argument otherwise, naming the parameter.
     explicit blocked_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                                   const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
         : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
-        this->m_target_false_positive_rate =
-            detail::unchecked_blocked_false_positive_rate(this->m_bit_count, this->m_expected_items);
+        this->m_target_false_positive_rate = detail::unchecked_blocked_false_positive_rate(
+            this->m_bit_count, this->m_expected_items, this->m_hash_count, this->m_probe_scheme);
     }
 
-    /// Sets the item's eight bits in its block. O(1), one cache line. Returns true if `value` was
+    /// Sets the item's hash_count() bits in its block. O(1), one cache line. Returns true if `value` was
     /// definitely absent before, false if it was probably present.
     template <class K>
     BLOOM_FORCE_INLINE bool insert(const K& value) {
@@ -124,10 +128,15 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     /// The probability that a random non-member is reported present, given the bits as they are now: the
-    /// mean over blocks of the product of the fill fractions of the block's eight words (a non-member needs
-    /// its one bit in each). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
+    /// mean over blocks of the block's fill fraction to the k (bits_anywhere: a non-member's k bits each
+    /// fall anywhere in its block), or of the product of its eight words' fill fractions
+    /// (one_bit_per_word). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
     /// date on insert.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
+        if (this->m_probe_scheme == probe_scheme::bits_anywhere) {
+            return detail::block_fill_rate_from_bits<detail::block_word_count>(this->words(), block_count(),
+                                                                               this->m_hash_count);
+        }
         return detail::block_rate_from_bits<64, detail::block_word_count>(this->words(), block_count());
     }
 
@@ -136,7 +145,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->m_bit_count / detail::block_bits;
     }
 
-    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
+    /// True if `other` has the same bit count, hash count, pattern and seed, so the two can be combined.
     [[nodiscard]] bool compatible_with(const blocked_bloom_filter& other) const noexcept {
         return this->same_shape(other);
     }
@@ -215,9 +224,6 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* block_of(std::uint64_t hash) const noexcept {
         return this->words() + detail::block_offset(hash, block_count());
     }
-    [[nodiscard]] BLOOM_FORCE_INLINE static std::uint64_t pattern_of(std::uint64_t hash) noexcept {
-        return detail::block_pattern(hash);
-    }
 
     // A moved-from filter has no blocks: it reports everything present (its lookups read a static full
     // block) and inserts nothing. The lookup selects a block pointer rather than returning early: an early
@@ -225,14 +231,15 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench).
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t* const block = this->m_bit_count == 0 ? detail::full_block : block_of(hash);
-        return detail::block_contains(block, pattern_of(hash));
+        return detail::item_in_block(block, hash, this->m_probe_scheme, this->m_hash_count);
     }
 
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
         if (this->m_bit_count == 0) {
             return false;
         }
-        const bool was_new = detail::block_insert(block_of(hash), pattern_of(hash));
+        const bool was_new =
+            detail::add_item_to_block(block_of(hash), hash, this->m_probe_scheme, this->m_hash_count);
         this->count_insert(was_new);
         return was_new;
     }
@@ -240,13 +247,14 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     static filter_geometry checked(filter_geometry geometry) {
         constexpr const char* where = "bloom::blocked_bloom_filter";
         detail::check_block_bits(where, geometry.bit_count);
-        if (geometry.hash_count != bits_per_item) {
-            detail::throw_invalid_argument(where, "hash_count",
-                                           "must be 8 (one bit per word of a block), got " +
-                                               std::to_string(geometry.hash_count));
-        }
-        geometry.probes = probe_scheme::mixed; // the blocked layout has one way to place bits
+        detail::check_block_hash_count(where, geometry.hash_count, geometry.probes);
         return geometry;
+    }
+
+    static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
+        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
+                probe_scheme::bits_anywhere};
     }
 };
 

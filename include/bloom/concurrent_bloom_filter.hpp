@@ -147,8 +147,8 @@ struct classic_layout {
     }
 };
 
-/// The blocked layout: one bit in each of the eight words of one 512-bit block (blocked_bloom_filter's
-/// bits, through the same block_offset and block_pattern; masks as the scalar kernel builds them).
+/// The blocked layout: an item's bits in one 512-bit block, by the filter's pattern (blocked_bloom_filter's
+/// bits, through the same block_offset and the same scalar kernels).
 struct blocked_layout {
     template <class T, class Hasher, class Allocator>
     using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
@@ -164,11 +164,17 @@ struct blocked_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
+        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
+        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
+                probe_scheme::bits_anywhere};
     }
     /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
                                      filter_geometry geometry) noexcept {
+        if (geometry.probes == probe_scheme::bits_anywhere) {
+            return block_fill_rate_from_bits<block_word_count>(
+                relaxed_words{words}, geometry.bit_count / block_bits, geometry.hash_count);
+        }
         return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
                                                           geometry.bit_count / block_bits);
     }
@@ -176,15 +182,16 @@ struct blocked_layout {
     /// kernel's load and store of each word lose no other writer's bits; storing a word whose bit was set
     /// already rewrites its value, and the line is being written anyway (the caller saw a bit missing).
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return scalar_block_insert(
-            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)},
-            block_pattern(hash));
+        return scalar_add_item_to_block(
+            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)}, hash,
+            geometry.probes, geometry.hash_count);
     }
     /// blocked_bloom_filter's scalar lookup kernel over relaxed loads (one per word, no branch per word).
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
                                        std::uint64_t hash) noexcept {
-        return scalar_block_contains(
-            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, block_pattern(hash));
+        return scalar_item_in_block(
+            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, hash, geometry.probes,
+            geometry.hash_count);
     }
     template <bool ForWrite>
     static void prefetch_item(const atomic_word* words, filter_geometry geometry,
@@ -439,10 +446,11 @@ class basic_concurrent_bloom_filter {
         return m_geometry.bit_count == other.bit_count() && m_geometry.hash_count == other.hash_count() &&
                m_seed == other.seed();
     }
-    /// True if `other` has the same bit count, hash count and seed.
+    /// True if `other` has the same bit count, hash count, probe scheme and seed.
     [[nodiscard]] bool compatible_with(const basic_concurrent_bloom_filter& other) const noexcept {
         return m_geometry.bit_count == other.m_geometry.bit_count &&
-               m_geometry.hash_count == other.m_geometry.hash_count && m_seed == other.m_seed;
+               m_geometry.hash_count == other.m_geometry.hash_count &&
+               m_geometry.probes == other.m_geometry.probes && m_seed == other.m_seed;
     }
 
     /// m, the number of bits.

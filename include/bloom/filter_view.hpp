@@ -195,12 +195,16 @@ class blocked_bloom_filter_view
                               const Hasher& hash_function = Hasher())
         : base(data, size, check, hash_function, detail::record_kind::blocked,
                "bloom::blocked_bloom_filter_view") {
+        const bool one_bit_per_word = probes() == probe_scheme::one_bit_per_word;
         if (this->m_header.bit_count % detail::block_bits != 0 ||
-            this->m_header.hash_count != detail::block_word_count) {
+            (one_bit_per_word ? this->m_header.hash_count != detail::block_word_count
+                              : this->m_header.hash_count == 0 ||
+                                    this->m_header.hash_count > detail::max_block_hash_count)) {
             detail::throw_format_error(
                 "bloom::blocked_bloom_filter_view",
-                "a blocked filter has whole 512-bit blocks and hash_count 8, this one has " +
-                    std::to_string(this->m_header.bit_count) + " bits and hash_count " +
+                std::string("a blocked filter has whole 512-bit blocks and hash_count ") +
+                    (one_bit_per_word ? "8 (one bit per word)" : "1 to 16 (bits anywhere)") +
+                    ", this one has " + std::to_string(this->m_header.bit_count) + " bits and hash_count " +
                     std::to_string(this->m_header.hash_count));
         }
     }
@@ -225,12 +229,21 @@ class blocked_bloom_filter_view
         for (unsigned i = 0; i < detail::block_word_count; ++i) {
             block[i] = words[static_cast<std::size_t>(first_word) + i];
         }
-        return detail::block_contains(block, detail::block_pattern(hash));
+        return detail::item_in_block(block, hash, probes(), this->m_header.hash_count);
+    }
+
+    /// The pattern that places an item's bits in its block (see bloom::probe_scheme).
+    [[nodiscard]] probe_scheme probes() const noexcept {
+        return static_cast<probe_scheme>(this->m_header.probes);
     }
 
     /// The probability that a random non-member is reported present, from the bits, as the saved filter
-    /// reports it: the mean over blocks of the product of the words' fill fractions. O(m / 64).
+    /// reports it (see blocked_bloom_filter::current_false_positive_rate). O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
+        if (probes() == probe_scheme::bits_anywhere) {
+            return detail::block_fill_rate_from_bits<detail::block_word_count>(
+                this->words(), this->m_header.bit_count / detail::block_bits, this->m_header.hash_count);
+        }
         return detail::block_rate_from_bits<64, detail::block_word_count>(
             this->words(), this->m_header.bit_count / detail::block_bits);
     }

@@ -17,11 +17,14 @@
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/probe.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -268,10 +271,14 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
     return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
 }
 
-/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
-/// every word of one block.
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
+/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
+/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
 inline constexpr std::uint64_t block_bits = 512;
 inline constexpr unsigned block_word_count = 8;
+/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
+/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
+inline constexpr unsigned max_block_hash_count = 16;
 
 inline void check_block_bits(const char* where, std::uint64_t bit_count) {
     check_bits(where, bit_count);
@@ -281,33 +288,37 @@ inline void check_block_bits(const char* where, std::uint64_t bit_count) {
     }
 }
 
-// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
-// Poisson-distributed number of items that share the query's block, lambda = n / blocks. With i items
-// in the block, each of the query's eight bits (one per 64-bit word) is set with probability
-// 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
-inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
-    if (items == 0 || bit_count < block_bits) {
-        return 0.0; // an empty filter (log(lambda) below would be -inf and the sum NaN)
-    }
-    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
-    const double log_miss = std::log1p(-1.0 / 64.0);
-    if (lambda > 4096.0) {
-        // Crowded blocks (rate ~1): the sum would need ~sqrt(lambda) terms. Use the closed form from the
-        // Poisson generating function, E[(1 - q^N)^8] = sum_j C(8, j) (-1)^j e^(-lambda (1 - q^j)), whose
-        // cancellation error (~1e-14) is irrelevant here.
-        constexpr double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
-        double sum = 0.0;
-        for (unsigned j = 0; j <= block_word_count; ++j) {
-            const double sign = j % 2 == 0 ? 1.0 : -1.0;
-            sum += sign * binomial[j] * std::exp(-lambda * -std::expm1(j * log_miss));
+/// Throws std::invalid_argument unless `hash_count` is one the blocked pattern `probes` can place: 8 for
+/// one_bit_per_word, 1 to 16 for bits_anywhere.
+inline void check_block_hash_count(const char* where, unsigned hash_count, probe_scheme probes) {
+    if (probes == probe_scheme::one_bit_per_word) {
+        if (hash_count != block_word_count) {
+            throw_invalid_argument(where, "hash_count",
+                                   "must be 8 for probe_scheme::one_bit_per_word (one bit per word of a "
+                                   "block), got " +
+                                       std::to_string(hash_count));
         }
-        return std::fmin(std::fmax(sum, 0.0), 1.0);
+    } else if (probes == probe_scheme::bits_anywhere) {
+        if (hash_count == 0 || hash_count > max_block_hash_count) {
+            throw_invalid_argument(where, "hash_count",
+                                   "must be in [1, 16] for probe_scheme::bits_anywhere, got " +
+                                       std::to_string(hash_count));
+        }
+    } else {
+        throw_invalid_argument(where, "probes",
+                               "is not a blocked pattern: " + std::to_string(static_cast<unsigned>(probes)));
     }
+}
+
+// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
+// Poisson-distributed number of items that share the query's block, lambda = n / blocks. Terms are summed
+// outwards from the mode until they no longer change the sum. `block_rate(i)` is the rate of a block
+// holding i items.
+template <class BlockRate>
+double poisson_average(double lambda, BlockRate&& block_rate) {
     const double log_lambda = std::log(lambda);
     const auto term = [&](double i) {
-        const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
-        const double one_word = -std::expm1(i * log_miss);
-        return std::exp(log_poisson) * std::pow(one_word, static_cast<double>(block_word_count));
+        return std::exp(i * log_lambda - lambda - std::lgamma(i + 1.0)) * block_rate(i);
     };
     const double mode = std::floor(lambda);
     double sum = 0.0;
@@ -328,29 +339,243 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
     return std::fmin(sum, 1.0);
 }
 
+// Crowded blocks (lambda > 4096, rate ~1): the sum would need ~sqrt(lambda) terms. With each of the `tested`
+// bits of a query set by one of i items with probability 1 - q^i, independently, the closed form from the
+// Poisson generating function is E[(1 - q^N)^e] = sum_j C(e, j) (-1)^j e^(-lambda (1 - q^j)); its
+// cancellation error (~1e-14) is irrelevant here.
+inline double crowded_block_rate(double lambda, double log_miss, unsigned tested) noexcept {
+    double sum = 0.0;
+    double binomial = 1.0;
+    for (unsigned j = 0; j <= tested; ++j) {
+        const double sign = j % 2 == 0 ? 1.0 : -1.0;
+        sum += sign * binomial * std::exp(-lambda * -std::expm1(j * log_miss));
+        binomial = binomial * (tested - j) / (j + 1);
+    }
+    return std::fmin(std::fmax(sum, 0.0), 1.0);
+}
+
+// one_bit_per_word: with i items in the block, each of the query's eight bits (one per 64-bit word) is set
+// with probability 1 - (63/64)^i, independently.
+inline double one_bit_per_word_rate(double lambda) {
+    const double log_miss = std::log1p(-1.0 / 64.0);
+    if (lambda > 4096.0) {
+        return crowded_block_rate(lambda, log_miss, block_word_count);
+    }
+    return poisson_average(lambda, [&](double i) {
+        return std::pow(-std::expm1(i * log_miss), static_cast<double>(block_word_count));
+    });
+}
+
+/// The bits_anywhere rate of one block by the number of items in it, exactly. Each item sets k distinct
+/// bits, a uniformly random k-subset of the 512, so the count X of set bits is a Markov chain: X -> X + j
+/// with the hypergeometric probability C(512 - X, j) C(X, k - j) / C(512, k); a non-member's k distinct bits
+/// are all set with probability C(X, k) / C(512, k). (Taking the query's bits as independent, fill^k,
+/// understates the rate by 1% at 10 bits per item and 4% at 24.) The chain is run as far as asked, once.
+class anywhere_block_rates {
+  public:
+    explicit anywhere_block_rates(unsigned hash_count)
+        : m_hash_count(hash_count), m_steps((block_bits + 1) * (hash_count + 1), 0.0),
+          m_hit(block_bits + 1, 0.0), m_state(block_bits + 1, 0.0), m_next(block_bits + 1, 0.0) {
+        // log n! for n up to 512, once: the binomials below are sums of three of them.
+        double log_factorial[block_bits + 1];
+        log_factorial[0] = 0.0;
+        for (unsigned n = 1; n <= block_bits; ++n) {
+            log_factorial[n] = log_factorial[n - 1] + std::log(static_cast<double>(n));
+        }
+        const auto log_choose = [&](unsigned n, unsigned r) {
+            return log_factorial[n] - log_factorial[r] - log_factorial[n - r];
+        };
+        const double log_subsets = log_choose(block_bits, hash_count);
+        for (unsigned set = 0; set <= block_bits; ++set) {
+            if (set >= hash_count) {
+                m_hit[set] = std::exp(log_choose(set, hash_count) - log_subsets);
+            }
+            for (unsigned fresh = 0; fresh <= hash_count; ++fresh) {
+                if (fresh <= block_bits - set && hash_count - fresh <= set) {
+                    m_steps[set * (hash_count + 1) + fresh] =
+                        std::exp(log_choose(block_bits - set, fresh) + log_choose(set, hash_count - fresh) -
+                                 log_subsets);
+                }
+            }
+        }
+        m_state[0] = 1.0;
+    }
+
+    /// The rate of a block holding `items` items.
+    double operator()(double items) {
+        const auto wanted = static_cast<std::size_t>(items);
+        while (m_rates.size() <= wanted) {
+            if (m_low == block_bits) { // every bit set: every later block rate is 1
+                m_rates.resize(wanted + 1, 1.0);
+                break;
+            }
+            double rate = 0.0;
+            for (std::size_t set = m_low; set <= m_high; ++set) {
+                rate += m_state[set] * m_hit[set];
+            }
+            m_rates.push_back(rate);
+            advance();
+        }
+        return m_rates[wanted];
+    }
+
+  private:
+    // One more item. States below 1e-30 are dropped from the edges of the support: they move no rate above
+    // 1e-30, and they keep the chain's cost to the width of its support instead of 513 states.
+    void advance() {
+        const std::size_t high = m_high + m_hash_count < block_bits ? m_high + m_hash_count : block_bits;
+        std::fill(m_next.begin() + static_cast<std::ptrdiff_t>(m_low),
+                  m_next.begin() + static_cast<std::ptrdiff_t>(high) + 1, 0.0);
+        for (std::size_t set = m_low; set <= m_high; ++set) {
+            const double here = m_state[set];
+            const double* const step = &m_steps[set * (m_hash_count + 1)];
+            for (std::size_t fresh = 0; fresh <= m_hash_count && set + fresh <= block_bits; ++fresh) {
+                m_next[set + fresh] += here * step[fresh];
+            }
+        }
+        m_state.swap(m_next);
+        m_high = high;
+        while (m_low < m_high && m_state[m_low] < 1e-30) {
+            m_state[m_low++] = 0.0;
+        }
+        while (m_high > m_low && m_state[m_high] < 1e-30) {
+            m_state[m_high--] = 0.0;
+        }
+    }
+
+    unsigned m_hash_count;
+    std::vector<double> m_steps; // (X, j) -> probability that one more item sets j new bits
+    std::vector<double> m_hit;   // X -> probability that a non-member's bits are all set
+    std::vector<double> m_state; // distribution of X after m_rates.size() items
+    std::vector<double> m_next;
+    std::size_t m_low = 0;
+    std::size_t m_high = 0;
+    std::vector<double> m_rates; // by items in the block
+};
+
+/// The bits_anywhere rate of `items` items in `bit_count` bits with k = `hash_count`. A block's rate by its
+/// item count does not depend on the filter, so each k's chain is built once per program, on first use,
+/// and shared (under a lock): sizing evaluates dozens of sizes, and every blocked filter is sized.
+inline double anywhere_rate(std::uint64_t bit_count, std::uint64_t items, unsigned hash_count) {
+    if (items == 0 || bit_count < block_bits || hash_count == 0) {
+        return 0.0; // an empty filter (log(lambda) would be -inf and the sum NaN)
+    }
+    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
+    if (lambda > 4096.0) {
+        // Each of an item's k distinct bits is a given bit with probability k / 512.
+        return crowded_block_rate(lambda, std::log1p(-static_cast<double>(hash_count) / block_bits),
+                                  hash_count);
+    }
+    static std::mutex tables_mutex;
+    static std::unique_ptr<anywhere_block_rates> tables[max_block_hash_count];
+    const std::lock_guard<std::mutex> lock(tables_mutex);
+    std::unique_ptr<anywhere_block_rates>& table = tables[hash_count - 1];
+    if (!table) {
+        table = std::make_unique<anywhere_block_rates>(hash_count);
+    }
+    return poisson_average(lambda, *table);
+}
+
+/// The expected rate of a blocked filter of `bit_count` bits holding `items` items, each setting
+/// `hash_count` bits by the pattern `probes`. 0 for an empty filter.
+inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items,
+                                                    unsigned hash_count, probe_scheme probes) {
+    if (probes == probe_scheme::bits_anywhere) {
+        return anywhere_rate(bit_count, items, hash_count);
+    }
+    if (items == 0 || bit_count < block_bits) {
+        return 0.0;
+    }
+    return one_bit_per_word_rate(static_cast<double>(items) / static_cast<double>(bit_count / block_bits));
+}
+
+// The k in [1, 16] with the lowest bits_anywhere rate for `items` in `bit_count` bits. The rate is unimodal
+// in k, so the search walks from an estimate of the optimum (about 0.62 m/n, below the classic
+// (m/n) ln 2 for the crowding of blocks) towards lower rates: three or four evaluations instead of sixteen.
+inline unsigned unchecked_optimal_blocked_hash_count(std::uint64_t bit_count, std::uint64_t items) {
+    if (items == 0 || bit_count < block_bits) {
+        return 1;
+    }
+    const auto rate = [&](unsigned k) { return anywhere_rate(bit_count, items, k); };
+    const double guess = std::round(0.62 * static_cast<double>(bit_count) / static_cast<double>(items));
+    unsigned best = guess < 1.0                    ? 1
+                    : guess > max_block_hash_count ? max_block_hash_count
+                                                   : static_cast<unsigned>(guess);
+    double best_rate = rate(best);
+    while (best > 1) {
+        const double lower = rate(best - 1);
+        if (!(lower <= best_rate)) {
+            break;
+        }
+        --best;
+        best_rate = lower;
+    }
+    while (best < max_block_hash_count) {
+        const double higher = rate(best + 1);
+        if (!(higher < best_rate)) {
+            break;
+        }
+        ++best;
+        best_rate = higher;
+    }
+    return best;
+}
+
 } // namespace detail
 
-/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit blocks,
-/// one bit in each of a block's eight 64-bit words per item) of `bit_count` bits holding `items` items
-/// (Putze, Sanders & Singler 2007). Throws std::invalid_argument if bit_count is 0 or not a multiple of
-/// 512, or items is 0.
-[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit
+/// blocks) of `bit_count` bits holding `items` items, each setting `hash_count` bits in one block by the
+/// blocked pattern `probes` (Putze, Sanders & Singler 2007; docs/FORMAT.md). Throws std::invalid_argument
+/// if bit_count is 0 or not a multiple of 512, items is 0, or hash_count does not suit the pattern (8 for
+/// one_bit_per_word, 1 to 16 for bits_anywhere).
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items,
+                                                        unsigned hash_count,
+                                                        probe_scheme probes = probe_scheme::bits_anywhere) {
     constexpr const char* where = "bloom::blocked_false_positive_rate";
     detail::check_block_bits(where, bit_count);
     if (items == 0) {
         detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
     }
-    return detail::unchecked_blocked_false_positive_rate(bit_count, items);
+    detail::check_block_hash_count(where, hash_count, probes);
+    return detail::unchecked_blocked_false_positive_rate(bit_count, items, hash_count, probes);
+}
+
+/// The bits each item sets in a blocked filter of `bit_count` bits sized for `items`: the k in [1, 16]
+/// with the lowest blocked_false_positive_rate(bit_count, items, k). About 7 at 10 bits per item, 10 at
+/// 16. Throws std::invalid_argument like blocked_false_positive_rate.
+[[nodiscard]] inline unsigned optimal_blocked_hash_count(std::uint64_t bit_count, std::uint64_t items) {
+    constexpr const char* where = "bloom::optimal_blocked_hash_count";
+    detail::check_block_bits(where, bit_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_optimal_blocked_hash_count(bit_count, items);
+}
+
+/// Expected false-positive rate of a blocked filter of `bit_count` bits sized for `items` (k from
+/// optimal_blocked_hash_count) once it holds them: what blocked_bloom_filter(items, rate) promises.
+/// Throws std::invalid_argument like blocked_false_positive_rate.
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+    return blocked_false_positive_rate(bit_count, items, optimal_blocked_hash_count(bit_count, items));
 }
 
 /// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
-/// or below `false_positive_rate` by blocked_false_positive_rate(). Needs somewhat more than
-/// optimal_bit_count (about 10.1 bits per item at 1%). Throws std::invalid_argument like optimal_bit_count.
-[[nodiscard]] inline std::uint64_t optimal_blocked_bit_count(std::uint64_t expected_items,
-                                                             double false_positive_rate) {
+/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
+/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
+/// 9.6). Throws std::invalid_argument like optimal_bit_count.
+/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
+/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
+/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
+[[nodiscard]] inline std::uint64_t
+optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                          probe_scheme probes = probe_scheme::bits_anywhere) {
     constexpr const char* where = "bloom::optimal_blocked_bit_count";
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
+    if (probes != probe_scheme::bits_anywhere && probes != probe_scheme::one_bit_per_word) {
+        detail::throw_invalid_argument(
+            where, "probes", "is not a blocked pattern: " + std::to_string(static_cast<unsigned>(probes)));
+    }
     const auto too_large = [&] {
         detail::throw_invalid_argument(
             where, "expected_items",
@@ -360,7 +585,13 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
     };
     const std::uint64_t max_blocks = detail::max_addressable_bits() / detail::block_bits;
     const auto rate_of = [&](std::uint64_t blocks) {
-        return detail::unchecked_blocked_false_positive_rate(blocks * detail::block_bits, expected_items);
+        const std::uint64_t bits = blocks * detail::block_bits;
+        if (probes == probe_scheme::one_bit_per_word) {
+            return detail::unchecked_blocked_false_positive_rate(
+                bits, expected_items, detail::block_word_count, probe_scheme::one_bit_per_word);
+        }
+        return detail::anywhere_rate(bits, expected_items,
+                                     detail::unchecked_optimal_blocked_hash_count(bits, expected_items));
     };
     // A blocked filter never beats the classic one at equal memory: the classic size bounds from below.
     const double classic_bits =

@@ -138,11 +138,12 @@ class aligned_allocator {
 //
 // A classic filter touches k unrelated cache lines per item; once it outgrows the cache every operation
 // waits on k memory misses. This filter puts all of an item's bits in one 512-bit block (one 64-byte
-// line): the hash picks the block, and the item sets one bit in each of the block's eight 64-bit words,
-// tested and set with SIMD (AVX-512, AVX2, SSE2 or NEON; a scalar kernel sets the same bits). The price
-// is a little memory: about 10.1 bits per item at 1% instead of 9.6, because items crowd unevenly into
-// blocks. Sizing uses this layout's own rate formula (Putze, Sanders & Singler 2007), so the promised
-// rate holds.
+// line): the hash picks the block, and the item sets k bits anywhere in it, k chosen from the bits per
+// item as for a classic filter (about 7 at 1%), tested with SIMD (AVX-512 or AVX2; a scalar kernel sets
+// the same bits). The price is a little memory: about 9.9 bits per item at 1% instead of 9.6, because
+// items crowd unevenly into blocks. Sizing uses this layout's own rate formula (Putze, Sanders & Singler
+// 2007), so the promised rate holds. Filters saved before this pattern (one bit in each of the block's
+// eight words, probe_scheme::one_bit_per_word) load and answer as they did.
 //
 //     #include <bloom/blocked_bloom_filter.hpp>
 //
@@ -153,19 +154,27 @@ class aligned_allocator {
 //     seen.contains(keys.begin(), keys.end(), found.begin());  // bulk: hashes ahead and prefetches
 //
 // Same interface as bloom::bloom_filter (insert returning "was new", contains, range forms, observers,
-// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is always 8: the
-// bits an item sets.
+// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is the bits an
+// item sets; probes() the pattern that places them.
 
 // ======== include/bloom/detail/block_kernels.hpp ====================================
 #ifndef BLOOM_DETAIL_BLOCK_KERNELS_HPP
 #define BLOOM_DETAIL_BLOCK_KERNELS_HPP
 
-// The blocked filter's inner step: test or set an item's eight bits inside one 512-bit block.
+// The blocked filter's inner step: test or set an item's bits inside one 512-bit block, by one of two
+// patterns (bloom::probe_scheme):
 //
-// A block is eight 64-bit words; an item sets one bit in each. Its 48-bit `pattern` holds the eight bit
-// indexes, six bits each: word i gets bit (pattern >> 6i) & 63. One bit per 64-bit word is the layout
-// that needs the fewest bits per item among one-cache-line layouts at 1% (about 10.1; REFERENCES.md),
-// and its masks are a per-lane variable shift: one instruction per four (AVX2) or eight (AVX-512) words.
+// - bits_anywhere, every new filter: k distinct bits (1 to 16, k chosen from the bits per item) anywhere
+//   in the block, probe i at a per-item bijection of the numbers mod 512 applied to i (anywhere_bit). The
+//   sixteen probes are computed at once in 16-bit lanes, and a permute fetches each probe's 32-bit word.
+//   Choosing k from the bits per item, as RocksDB's cache-local filter does, and keeping an item's bits
+//   distinct is what lets it reach 1% at about 9.9 bits per item where the fixed eight bits need 10.1.
+// - one_bit_per_word, files saved before: one bit in each of the block's eight 64-bit words, k = 8. Its
+//   48-bit `pattern` holds the eight bit indexes, six bits each: word i gets bit (pattern >> 6i) & 63, a
+//   per-lane variable shift (one instruction per four (AVX2) or eight (AVX-512) words).
+//
+// Bit b of a block is bit b % 64 of its 64-bit word b / 64, which on a little-endian machine is bit b % 32
+// of 32-bit word b / 32: the SIMD kernels read the block as sixteen 32-bit words.
 //
 // The kernel is chosen at compile time from the target's instruction set (AVX-512F, AVX2, SSE2, NEON).
 // A build for plain x86-64 (no -march, as distributions and CMake's default flags make) would get only
@@ -261,9 +270,13 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
 
 namespace bloom {
 
-/// How a classic-layout filter (bloom_filter, counting_bloom_filter, their concurrent and view forms)
-/// derives its k bit positions from an item's hash. A filter's scheme is part of its shape: saved with it,
-/// compared by compatible_with(). Blocked filters have one scheme of their own.
+/// How a filter derives its k bit positions from an item's hash. A filter's scheme is part of its shape:
+/// saved with it (file byte 80), compared by compatible_with(). Each layout has an original scheme (0),
+/// which only filters loaded from old files use, and a current one (1), the default:
+/// - the classic layout (bloom_filter, counting_bloom_filter, their concurrent and view forms):
+///   enhanced_double_hashing (0) and mixed (1);
+/// - the blocked layout (blocked_bloom_filter and its concurrent and view forms): one_bit_per_word (0) and
+///   bits_anywhere (1), the same values under names that say what they place.
 enum class probe_scheme : std::uint8_t {
     /// Enhanced double hashing, as filters saved before the mixed scheme use it (file byte 80 = 0). Loads of
     /// those files keep it, so they answer as they did; new filters never use it.
@@ -271,6 +284,13 @@ enum class probe_scheme : std::uint8_t {
     /// Double hashing over an independent step with each point remixed (file byte 80 = 1): the k positions
     /// behave as independent uniform probes at every size. The default.
     mixed = 1,
+    /// The blocked layout's original pattern (file byte 80 = 0): one bit in each of the block's eight 64-bit
+    /// words, so k is always 8. Loads of files saved before bits_anywhere keep it; new filters never use it.
+    one_bit_per_word = 0,
+    /// The blocked layout's pattern since (file byte 80 = 1): k bits, 1 to 16, anywhere in the 512-bit
+    /// block, k chosen from the bits per item. At 1% it needs about 9.9 bits per item where
+    /// one_bit_per_word needs 10.1 (docs/FORMAT.md). The default.
+    bits_anywhere = 1,
 };
 
 } // namespace bloom
@@ -431,11 +451,14 @@ template <class Words>
 //
 // Every function validates its arguments and throws std::invalid_argument naming the parameter.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -682,10 +705,14 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
     return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
 }
 
-/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words; each item sets one bit in
-/// every word of one block.
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
+/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
+/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
 inline constexpr std::uint64_t block_bits = 512;
 inline constexpr unsigned block_word_count = 8;
+/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
+/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
+inline constexpr unsigned max_block_hash_count = 16;
 
 inline void check_block_bits(const char* where, std::uint64_t bit_count) {
     check_bits(where, bit_count);
@@ -695,33 +722,37 @@ inline void check_block_bits(const char* where, std::uint64_t bit_count) {
     }
 }
 
-// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
-// Poisson-distributed number of items that share the query's block, lambda = n / blocks. With i items
-// in the block, each of the query's eight bits (one per 64-bit word) is set with probability
-// 1 - (63/64)^i. Terms are summed outwards from the mode until they no longer change the sum.
-inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) noexcept {
-    if (items == 0 || bit_count < block_bits) {
-        return 0.0; // an empty filter (log(lambda) below would be -inf and the sum NaN)
-    }
-    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
-    const double log_miss = std::log1p(-1.0 / 64.0);
-    if (lambda > 4096.0) {
-        // Crowded blocks (rate ~1): the sum would need ~sqrt(lambda) terms. Use the closed form from the
-        // Poisson generating function, E[(1 - q^N)^8] = sum_j C(8, j) (-1)^j e^(-lambda (1 - q^j)), whose
-        // cancellation error (~1e-14) is irrelevant here.
-        constexpr double binomial[] = {1, 8, 28, 56, 70, 56, 28, 8, 1};
-        double sum = 0.0;
-        for (unsigned j = 0; j <= block_word_count; ++j) {
-            const double sign = j % 2 == 0 ? 1.0 : -1.0;
-            sum += sign * binomial[j] * std::exp(-lambda * -std::expm1(j * log_miss));
+/// Throws std::invalid_argument unless `hash_count` is one the blocked pattern `probes` can place: 8 for
+/// one_bit_per_word, 1 to 16 for bits_anywhere.
+inline void check_block_hash_count(const char* where, unsigned hash_count, probe_scheme probes) {
+    if (probes == probe_scheme::one_bit_per_word) {
+        if (hash_count != block_word_count) {
+            throw_invalid_argument(where, "hash_count",
+                                   "must be 8 for probe_scheme::one_bit_per_word (one bit per word of a "
+                                   "block), got " +
+                                       std::to_string(hash_count));
         }
-        return std::fmin(std::fmax(sum, 0.0), 1.0);
+    } else if (probes == probe_scheme::bits_anywhere) {
+        if (hash_count == 0 || hash_count > max_block_hash_count) {
+            throw_invalid_argument(where, "hash_count",
+                                   "must be in [1, 16] for probe_scheme::bits_anywhere, got " +
+                                       std::to_string(hash_count));
+        }
+    } else {
+        throw_invalid_argument(where, "probes",
+                               "is not a blocked pattern: " + std::to_string(static_cast<unsigned>(probes)));
     }
+}
+
+// Putze, Sanders & Singler 2007: a blocked filter's rate is the one-block rate averaged over the
+// Poisson-distributed number of items that share the query's block, lambda = n / blocks. Terms are summed
+// outwards from the mode until they no longer change the sum. `block_rate(i)` is the rate of a block
+// holding i items.
+template <class BlockRate>
+double poisson_average(double lambda, BlockRate&& block_rate) {
     const double log_lambda = std::log(lambda);
     const auto term = [&](double i) {
-        const double log_poisson = i * log_lambda - lambda - std::lgamma(i + 1.0);
-        const double one_word = -std::expm1(i * log_miss);
-        return std::exp(log_poisson) * std::pow(one_word, static_cast<double>(block_word_count));
+        return std::exp(i * log_lambda - lambda - std::lgamma(i + 1.0)) * block_rate(i);
     };
     const double mode = std::floor(lambda);
     double sum = 0.0;
@@ -742,29 +773,243 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
     return std::fmin(sum, 1.0);
 }
 
+// Crowded blocks (lambda > 4096, rate ~1): the sum would need ~sqrt(lambda) terms. With each of the `tested`
+// bits of a query set by one of i items with probability 1 - q^i, independently, the closed form from the
+// Poisson generating function is E[(1 - q^N)^e] = sum_j C(e, j) (-1)^j e^(-lambda (1 - q^j)); its
+// cancellation error (~1e-14) is irrelevant here.
+inline double crowded_block_rate(double lambda, double log_miss, unsigned tested) noexcept {
+    double sum = 0.0;
+    double binomial = 1.0;
+    for (unsigned j = 0; j <= tested; ++j) {
+        const double sign = j % 2 == 0 ? 1.0 : -1.0;
+        sum += sign * binomial * std::exp(-lambda * -std::expm1(j * log_miss));
+        binomial = binomial * (tested - j) / (j + 1);
+    }
+    return std::fmin(std::fmax(sum, 0.0), 1.0);
+}
+
+// one_bit_per_word: with i items in the block, each of the query's eight bits (one per 64-bit word) is set
+// with probability 1 - (63/64)^i, independently.
+inline double one_bit_per_word_rate(double lambda) {
+    const double log_miss = std::log1p(-1.0 / 64.0);
+    if (lambda > 4096.0) {
+        return crowded_block_rate(lambda, log_miss, block_word_count);
+    }
+    return poisson_average(lambda, [&](double i) {
+        return std::pow(-std::expm1(i * log_miss), static_cast<double>(block_word_count));
+    });
+}
+
+/// The bits_anywhere rate of one block by the number of items in it, exactly. Each item sets k distinct
+/// bits, a uniformly random k-subset of the 512, so the count X of set bits is a Markov chain: X -> X + j
+/// with the hypergeometric probability C(512 - X, j) C(X, k - j) / C(512, k); a non-member's k distinct bits
+/// are all set with probability C(X, k) / C(512, k). (Taking the query's bits as independent, fill^k,
+/// understates the rate by 1% at 10 bits per item and 4% at 24.) The chain is run as far as asked, once.
+class anywhere_block_rates {
+  public:
+    explicit anywhere_block_rates(unsigned hash_count)
+        : m_hash_count(hash_count), m_steps((block_bits + 1) * (hash_count + 1), 0.0),
+          m_hit(block_bits + 1, 0.0), m_state(block_bits + 1, 0.0), m_next(block_bits + 1, 0.0) {
+        // log n! for n up to 512, once: the binomials below are sums of three of them.
+        double log_factorial[block_bits + 1];
+        log_factorial[0] = 0.0;
+        for (unsigned n = 1; n <= block_bits; ++n) {
+            log_factorial[n] = log_factorial[n - 1] + std::log(static_cast<double>(n));
+        }
+        const auto log_choose = [&](unsigned n, unsigned r) {
+            return log_factorial[n] - log_factorial[r] - log_factorial[n - r];
+        };
+        const double log_subsets = log_choose(block_bits, hash_count);
+        for (unsigned set = 0; set <= block_bits; ++set) {
+            if (set >= hash_count) {
+                m_hit[set] = std::exp(log_choose(set, hash_count) - log_subsets);
+            }
+            for (unsigned fresh = 0; fresh <= hash_count; ++fresh) {
+                if (fresh <= block_bits - set && hash_count - fresh <= set) {
+                    m_steps[set * (hash_count + 1) + fresh] =
+                        std::exp(log_choose(block_bits - set, fresh) + log_choose(set, hash_count - fresh) -
+                                 log_subsets);
+                }
+            }
+        }
+        m_state[0] = 1.0;
+    }
+
+    /// The rate of a block holding `items` items.
+    double operator()(double items) {
+        const auto wanted = static_cast<std::size_t>(items);
+        while (m_rates.size() <= wanted) {
+            if (m_low == block_bits) { // every bit set: every later block rate is 1
+                m_rates.resize(wanted + 1, 1.0);
+                break;
+            }
+            double rate = 0.0;
+            for (std::size_t set = m_low; set <= m_high; ++set) {
+                rate += m_state[set] * m_hit[set];
+            }
+            m_rates.push_back(rate);
+            advance();
+        }
+        return m_rates[wanted];
+    }
+
+  private:
+    // One more item. States below 1e-30 are dropped from the edges of the support: they move no rate above
+    // 1e-30, and they keep the chain's cost to the width of its support instead of 513 states.
+    void advance() {
+        const std::size_t high = m_high + m_hash_count < block_bits ? m_high + m_hash_count : block_bits;
+        std::fill(m_next.begin() + static_cast<std::ptrdiff_t>(m_low),
+                  m_next.begin() + static_cast<std::ptrdiff_t>(high) + 1, 0.0);
+        for (std::size_t set = m_low; set <= m_high; ++set) {
+            const double here = m_state[set];
+            const double* const step = &m_steps[set * (m_hash_count + 1)];
+            for (std::size_t fresh = 0; fresh <= m_hash_count && set + fresh <= block_bits; ++fresh) {
+                m_next[set + fresh] += here * step[fresh];
+            }
+        }
+        m_state.swap(m_next);
+        m_high = high;
+        while (m_low < m_high && m_state[m_low] < 1e-30) {
+            m_state[m_low++] = 0.0;
+        }
+        while (m_high > m_low && m_state[m_high] < 1e-30) {
+            m_state[m_high--] = 0.0;
+        }
+    }
+
+    unsigned m_hash_count;
+    std::vector<double> m_steps; // (X, j) -> probability that one more item sets j new bits
+    std::vector<double> m_hit;   // X -> probability that a non-member's bits are all set
+    std::vector<double> m_state; // distribution of X after m_rates.size() items
+    std::vector<double> m_next;
+    std::size_t m_low = 0;
+    std::size_t m_high = 0;
+    std::vector<double> m_rates; // by items in the block
+};
+
+/// The bits_anywhere rate of `items` items in `bit_count` bits with k = `hash_count`. A block's rate by its
+/// item count does not depend on the filter, so each k's chain is built once per program, on first use,
+/// and shared (under a lock): sizing evaluates dozens of sizes, and every blocked filter is sized.
+inline double anywhere_rate(std::uint64_t bit_count, std::uint64_t items, unsigned hash_count) {
+    if (items == 0 || bit_count < block_bits || hash_count == 0) {
+        return 0.0; // an empty filter (log(lambda) would be -inf and the sum NaN)
+    }
+    const double lambda = static_cast<double>(items) / static_cast<double>(bit_count / block_bits);
+    if (lambda > 4096.0) {
+        // Each of an item's k distinct bits is a given bit with probability k / 512.
+        return crowded_block_rate(lambda, std::log1p(-static_cast<double>(hash_count) / block_bits),
+                                  hash_count);
+    }
+    static std::mutex tables_mutex;
+    static std::unique_ptr<anywhere_block_rates> tables[max_block_hash_count];
+    const std::lock_guard<std::mutex> lock(tables_mutex);
+    std::unique_ptr<anywhere_block_rates>& table = tables[hash_count - 1];
+    if (!table) {
+        table = std::make_unique<anywhere_block_rates>(hash_count);
+    }
+    return poisson_average(lambda, *table);
+}
+
+/// The expected rate of a blocked filter of `bit_count` bits holding `items` items, each setting
+/// `hash_count` bits by the pattern `probes`. 0 for an empty filter.
+inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items,
+                                                    unsigned hash_count, probe_scheme probes) {
+    if (probes == probe_scheme::bits_anywhere) {
+        return anywhere_rate(bit_count, items, hash_count);
+    }
+    if (items == 0 || bit_count < block_bits) {
+        return 0.0;
+    }
+    return one_bit_per_word_rate(static_cast<double>(items) / static_cast<double>(bit_count / block_bits));
+}
+
+// The k in [1, 16] with the lowest bits_anywhere rate for `items` in `bit_count` bits. The rate is unimodal
+// in k, so the search walks from an estimate of the optimum (about 0.62 m/n, below the classic
+// (m/n) ln 2 for the crowding of blocks) towards lower rates: three or four evaluations instead of sixteen.
+inline unsigned unchecked_optimal_blocked_hash_count(std::uint64_t bit_count, std::uint64_t items) {
+    if (items == 0 || bit_count < block_bits) {
+        return 1;
+    }
+    const auto rate = [&](unsigned k) { return anywhere_rate(bit_count, items, k); };
+    const double guess = std::round(0.62 * static_cast<double>(bit_count) / static_cast<double>(items));
+    unsigned best = guess < 1.0                    ? 1
+                    : guess > max_block_hash_count ? max_block_hash_count
+                                                   : static_cast<unsigned>(guess);
+    double best_rate = rate(best);
+    while (best > 1) {
+        const double lower = rate(best - 1);
+        if (!(lower <= best_rate)) {
+            break;
+        }
+        --best;
+        best_rate = lower;
+    }
+    while (best < max_block_hash_count) {
+        const double higher = rate(best + 1);
+        if (!(higher < best_rate)) {
+            break;
+        }
+        ++best;
+        best_rate = higher;
+    }
+    return best;
+}
+
 } // namespace detail
 
-/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit blocks,
-/// one bit in each of a block's eight 64-bit words per item) of `bit_count` bits holding `items` items
-/// (Putze, Sanders & Singler 2007). Throws std::invalid_argument if bit_count is 0 or not a multiple of
-/// 512, or items is 0.
-[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+/// Expected false-positive rate of a blocked filter (bloom::blocked_bloom_filter's layout: 512-bit
+/// blocks) of `bit_count` bits holding `items` items, each setting `hash_count` bits in one block by the
+/// blocked pattern `probes` (Putze, Sanders & Singler 2007; docs/FORMAT.md). Throws std::invalid_argument
+/// if bit_count is 0 or not a multiple of 512, items is 0, or hash_count does not suit the pattern (8 for
+/// one_bit_per_word, 1 to 16 for bits_anywhere).
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items,
+                                                        unsigned hash_count,
+                                                        probe_scheme probes = probe_scheme::bits_anywhere) {
     constexpr const char* where = "bloom::blocked_false_positive_rate";
     detail::check_block_bits(where, bit_count);
     if (items == 0) {
         detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
     }
-    return detail::unchecked_blocked_false_positive_rate(bit_count, items);
+    detail::check_block_hash_count(where, hash_count, probes);
+    return detail::unchecked_blocked_false_positive_rate(bit_count, items, hash_count, probes);
+}
+
+/// The bits each item sets in a blocked filter of `bit_count` bits sized for `items`: the k in [1, 16]
+/// with the lowest blocked_false_positive_rate(bit_count, items, k). About 7 at 10 bits per item, 10 at
+/// 16. Throws std::invalid_argument like blocked_false_positive_rate.
+[[nodiscard]] inline unsigned optimal_blocked_hash_count(std::uint64_t bit_count, std::uint64_t items) {
+    constexpr const char* where = "bloom::optimal_blocked_hash_count";
+    detail::check_block_bits(where, bit_count);
+    if (items == 0) {
+        detail::throw_invalid_argument(where, "items", "must be at least 1, got 0");
+    }
+    return detail::unchecked_optimal_blocked_hash_count(bit_count, items);
+}
+
+/// Expected false-positive rate of a blocked filter of `bit_count` bits sized for `items` (k from
+/// optimal_blocked_hash_count) once it holds them: what blocked_bloom_filter(items, rate) promises.
+/// Throws std::invalid_argument like blocked_false_positive_rate.
+[[nodiscard]] inline double blocked_false_positive_rate(std::uint64_t bit_count, std::uint64_t items) {
+    return blocked_false_positive_rate(bit_count, items, optimal_blocked_hash_count(bit_count, items));
 }
 
 /// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
-/// or below `false_positive_rate` by blocked_false_positive_rate(). Needs somewhat more than
-/// optimal_bit_count (about 10.1 bits per item at 1%). Throws std::invalid_argument like optimal_bit_count.
-[[nodiscard]] inline std::uint64_t optimal_blocked_bit_count(std::uint64_t expected_items,
-                                                             double false_positive_rate) {
+/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
+/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
+/// 9.6). Throws std::invalid_argument like optimal_bit_count.
+/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
+/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
+/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
+[[nodiscard]] inline std::uint64_t
+optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                          probe_scheme probes = probe_scheme::bits_anywhere) {
     constexpr const char* where = "bloom::optimal_blocked_bit_count";
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
+    if (probes != probe_scheme::bits_anywhere && probes != probe_scheme::one_bit_per_word) {
+        detail::throw_invalid_argument(
+            where, "probes", "is not a blocked pattern: " + std::to_string(static_cast<unsigned>(probes)));
+    }
     const auto too_large = [&] {
         detail::throw_invalid_argument(
             where, "expected_items",
@@ -774,7 +1019,13 @@ inline double unchecked_blocked_false_positive_rate(std::uint64_t bit_count, std
     };
     const std::uint64_t max_blocks = detail::max_addressable_bits() / detail::block_bits;
     const auto rate_of = [&](std::uint64_t blocks) {
-        return detail::unchecked_blocked_false_positive_rate(blocks * detail::block_bits, expected_items);
+        const std::uint64_t bits = blocks * detail::block_bits;
+        if (probes == probe_scheme::one_bit_per_word) {
+            return detail::unchecked_blocked_false_positive_rate(
+                bits, expected_items, detail::block_word_count, probe_scheme::one_bit_per_word);
+        }
+        return detail::anywhere_rate(bits, expected_items,
+                                     detail::unchecked_optimal_blocked_hash_count(bits, expected_items));
     };
     // A blocked filter never beats the classic one at equal memory: the classic size bounds from below.
     const double classic_bits =
@@ -1033,6 +1284,215 @@ BLOOM_FORCE_INLINE bool neon_block_insert(std::uint64_t* block, std::uint64_t pa
 }
 #endif
 
+// ---- bits_anywhere ----
+
+/// The per-item constants of the bits_anywhere pattern, from the item's 32-bit probe seed: two odd
+/// multipliers' worth of randomness mod 512 (a, c) and two offsets (b, d).
+struct anywhere_probe {
+    std::uint32_t a;
+    std::uint32_t b;
+    std::uint32_t c;
+    std::uint32_t d;
+};
+
+/// The probe seed s is the hash's low 32 bits: block_offset takes the block from the high bits
+/// (multiply-shift), so the block and the bits in it are independent. a = 2 (s mod 2^8) + 1,
+/// b = (s >> 8) mod 2^9, d = (s >> 17) mod 2^9, and c = 2 (t >> 24) + 1 with t = s * 0x9e3779b9 mod 2^32.
+[[nodiscard]] BLOOM_FORCE_INLINE constexpr anywhere_probe anywhere_probe_of(std::uint64_t hash) noexcept {
+    const auto seed = static_cast<std::uint32_t>(hash);
+    const std::uint32_t mixed = seed * 0x9e3779b9U;
+    return {((seed & 0xffU) << 1) | 1U, (seed >> 8) & 511U, ((mixed >> 24) << 1) | 1U, (seed >> 17) & 511U};
+}
+
+/// The block bit, 0 to 511, of probe `i`: x = (a i + b) mod 512, x = x xor d, x = x xor (x >> 4), bit =
+/// c x mod 512. Each step is a bijection of the numbers mod 512, so an item's k bits are k distinct bits.
+/// Distinct bits measure the rate of random k-subsets of the block (the rate formula's model, 0.0822% at
+/// 16 bits per item); k independent probes, which may repeat a bit, measure 0.0844%; without the xorshift
+/// the subsets are visibly structured (0.0865%). One multiply per probe, and all arithmetic is mod 2^16
+/// before the final mask, so SIMD computes sixteen probes in 16-bit lanes.
+[[nodiscard]] BLOOM_FORCE_INLINE constexpr unsigned anywhere_bit(const anywhere_probe& probe,
+                                                                 unsigned i) noexcept {
+    std::uint32_t x = ((probe.a * i + probe.b) & 511U) ^ probe.d;
+    x ^= x >> 4;
+    return (x * probe.c) & 511U;
+}
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+/// All sixteen probes' bits at once, in 16-bit lanes (anywhere_bit, lane i = probe i).
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_bits(std::uint64_t hash) noexcept {
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    const __m256i nine_bits = _mm256_set1_epi16(511);
+    const __m256i probes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m256i x = _mm256_and_si256(
+        _mm256_add_epi16(_mm256_mullo_epi16(probes, _mm256_set1_epi16(static_cast<short>(probe.a))),
+                         _mm256_set1_epi16(static_cast<short>(probe.b))),
+        nine_bits);
+    x = _mm256_xor_si256(x, _mm256_set1_epi16(static_cast<short>(probe.d)));
+    x = _mm256_xor_si256(x, _mm256_srli_epi16(x, 4));
+    return _mm256_and_si256(_mm256_mullo_epi16(x, _mm256_set1_epi16(static_cast<short>(probe.c))), nine_bits);
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+// Eight probes' bits from `first`, in 16-bit lanes (SSE2: every x86-64 CPU).
+[[nodiscard]] BLOOM_FORCE_INLINE __m128i sse2_anywhere_bits(const anywhere_probe& probe,
+                                                            short first) noexcept {
+    const __m128i nine_bits = _mm_set1_epi16(511);
+    const __m128i probes = _mm_add_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), _mm_set1_epi16(first));
+    __m128i x =
+        _mm_and_si128(_mm_add_epi16(_mm_mullo_epi16(probes, _mm_set1_epi16(static_cast<short>(probe.a))),
+                                    _mm_set1_epi16(static_cast<short>(probe.b))),
+                      nine_bits);
+    x = _mm_xor_si128(x, _mm_set1_epi16(static_cast<short>(probe.d)));
+    x = _mm_xor_si128(x, _mm_srli_epi16(x, 4));
+    return _mm_and_si128(_mm_mullo_epi16(x, _mm_set1_epi16(static_cast<short>(probe.c))), nine_bits);
+}
+#endif
+
+/// The block bits of the item's first `hash_count` probes (anywhere_bit), into `bits`: eight or sixteen at
+/// once in 16-bit SIMD lanes where the target has them (every x86-64 and ARMv8 CPU). Computing them one by
+/// one, interleaved with the updates, made inserts five times slower than the one_bit_per_word kernel.
+BLOOM_FORCE_INLINE void anywhere_bits(std::uint64_t hash, unsigned hash_count,
+                                      std::uint16_t (&bits)[max_block_hash_count]) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) ||                                                             \
+    (defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2) && !defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME))
+    (void)hash_count;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits), avx2_anywhere_bits(hash));
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bits), sse2_anywhere_bits(probe, 0));
+    if (hash_count > 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(bits + 8), sse2_anywhere_bits(probe, 8));
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    const uint16x8_t nine_bits = vdupq_n_u16(511);
+    const std::uint16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (unsigned first = 0; first < hash_count; first += 8) {
+        const uint16x8_t probes = vaddq_u16(vld1q_u16(lanes), vdupq_n_u16(static_cast<std::uint16_t>(first)));
+        uint16x8_t x = vandq_u16(vmlaq_u16(vdupq_n_u16(static_cast<std::uint16_t>(probe.b)), probes,
+                                           vdupq_n_u16(static_cast<std::uint16_t>(probe.a))),
+                                 nine_bits);
+        x = veorq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.d)));
+        x = veorq_u16(x, vshrq_n_u16(x, 4));
+        vst1q_u16(bits + first,
+                  vandq_u16(vmulq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.c))), nine_bits));
+    }
+#else
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    for (unsigned i = 0; i < hash_count; ++i) {
+        bits[i] = static_cast<std::uint16_t>(anywhere_bit(probe, i));
+    }
+#endif
+}
+
+/// Portable reference kernel: true if all `hash_count` bits of the item with `hash` are set in `block`
+/// (`block[i]` yields 64-bit word i: a plain pointer or relaxed atomic loads). No branch per probe.
+template <class Words>
+[[nodiscard]] inline bool scalar_anywhere_contains(const Words& block, std::uint64_t hash,
+                                                   unsigned hash_count) noexcept {
+    std::uint16_t bits[max_block_hash_count];
+    anywhere_bits(hash, hash_count, bits);
+    std::uint64_t missing = 0;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        missing |= ~(static_cast<std::uint64_t>(block[bits[i] / 64U]) >> (bits[i] % 64U));
+    }
+    return (missing & 1) == 0;
+}
+
+/// Portable kernel, and the one every machine inserts with: sets the item's bits; true if any was clear
+/// before. `block[i]` is word i (a plain pointer, or the concurrent filter's relaxed loads and stores under
+/// its stripe lock). One read-modify-write per probe: gathering the bits into eight word masks first made
+/// GCC reload the masks with vector loads that cannot forward from the scalar stores (3x slower inserts).
+template <class Words>
+inline bool scalar_anywhere_insert(Words&& block, std::uint64_t hash, unsigned hash_count) noexcept {
+    std::uint16_t bits[max_block_hash_count];
+    anywhere_bits(hash, hash_count, bits);
+    std::uint64_t missing = 0;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const unsigned bit = bits[i];
+        const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+        const std::uint64_t old = block[bit / 64];
+        missing |= ~old & mask;
+        block[bit / 64] = old | mask;
+    }
+    return missing != 0;
+}
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+[[nodiscard]] BLOOM_FORCE_INLINE bool avx512_anywhere_contains(const std::uint64_t* block, std::uint64_t hash,
+                                                               unsigned hash_count) noexcept {
+    const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
+    // Lane i gets the 32-bit word probe i falls in (the permute reads the low four bits of each index).
+    const __m512i words = _mm512_permutexvar_epi32(_mm512_srli_epi32(bits, 5), _mm512_loadu_si512(block));
+    const __m512i masks =
+        _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_and_si512(bits, _mm512_set1_epi32(31)));
+    const auto probes = static_cast<__mmask16>((1U << hash_count) - 1);
+    return _mm512_mask_test_epi32_mask(probes, _mm512_andnot_si512(words, masks), masks) == 0;
+}
+
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+// The item's bits as sixteen 32-bit word masks, built in registers: for each probe, the lanes of the words
+// equal to its word get its bit. (k read-modify-writes of single words were 4x slower: the stores and loads
+// of one line in flight together defeat the CPU's memory disambiguation.)
+BLOOM_FORCE_INLINE bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
+                                               unsigned hash_count) noexcept {
+    const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
+    const __m512i indexes = _mm512_srli_epi32(bits, 5);
+    const __m512i onehots =
+        _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_and_si512(bits, _mm512_set1_epi32(31)));
+    const __m512i words = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i masks = _mm512_setzero_si512();
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const __m512i probe = _mm512_set1_epi32(static_cast<int>(i));
+        const __mmask16 same_word = _mm512_cmpeq_epi32_mask(words, _mm512_permutexvar_epi32(probe, indexes));
+        masks = _mm512_mask_or_epi32(masks, same_word, masks, _mm512_permutexvar_epi32(probe, onehots));
+    }
+    const __m512i old = _mm512_loadu_si512(block);
+    const bool was_new = _mm512_test_epi32_mask(_mm512_andnot_si512(old, masks), masks) != 0;
+    _mm512_storeu_si512(block, _mm512_or_si512(old, masks));
+    return was_new;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+// Eight probes' bits (32-bit lanes), probes `first` to `first + 7`: the lanes of their bits that are clear
+// in the block (zero where set or where the probe is past k).
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_missing(__m256i low, __m256i high, __m256i bits,
+                                                                     unsigned first,
+                                                                     unsigned hash_count) noexcept {
+    const __m256i indexes = _mm256_srli_epi32(bits, 5);
+    // Each half of the block answers for the low three index bits; bit 3, moved to the sign, picks the half
+    // (blendv_ps selects whole 32-bit lanes by their sign bit; blendv_epi8 would select bytes).
+    const __m256i words =
+        _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(low, indexes)),
+                                             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(high, indexes)),
+                                             _mm256_castsi256_ps(_mm256_slli_epi32(indexes, 28))));
+    const __m256i masks =
+        _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_and_si256(bits, _mm256_set1_epi32(31)));
+    const __m256i used = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(hash_count - first)),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm256_and_si256(_mm256_andnot_si256(words, masks), used);
+}
+
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool
+avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned hash_count) noexcept {
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 4));
+    const __m256i bits = avx2_anywhere_bits(hash);
+    __m256i missing =
+        avx2_anywhere_missing(low, high, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits)), 0, hash_count);
+    if (hash_count > 8) { // the same way for every item of a filter: predicted
+        missing = _mm256_or_si256(
+            missing, avx2_anywhere_missing(
+                         low, high, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1)), 8, hash_count));
+    }
+    return _mm256_testz_si256(missing, missing) != 0;
+}
+#endif
+
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
 /// True if this CPU runs AVX2 and the OS saves its registers: asked of the compiler runtime's CPU model
 /// once; afterwards a load and a predictable branch per call.
@@ -1093,6 +1553,66 @@ BLOOM_FORCE_INLINE bool block_insert(std::uint64_t* block, std::uint64_t pattern
 #else
     return scalar_block_insert(block, pattern);
 #endif
+}
+
+/// True if all `hash_count` bits of the item with `hash` are set in the 512-bit `block`, with this
+/// machine's kernel (AVX-512 or AVX2; the scalar kernel elsewhere, which SSE2 and NEON would not beat).
+[[nodiscard]] BLOOM_FORCE_INLINE bool anywhere_block_contains(const std::uint64_t* block, std::uint64_t hash,
+                                                              unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_anywhere_contains(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    return cpu_runs_avx2() ? avx2_anywhere_contains(block, hash, hash_count)
+                           : scalar_anywhere_contains(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_anywhere_contains(block, hash, hash_count);
+#else
+    return scalar_anywhere_contains(block, hash, hash_count);
+#endif
+}
+
+/// Sets the item's `hash_count` bits in `block`; true if any was clear before. Scalar on every machine:
+/// k single-word updates of one cache line beat building the masks in vector registers.
+BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_t hash,
+                                              unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_anywhere_insert(block, hash, hash_count);
+#else
+    return scalar_anywhere_insert(block, hash, hash_count);
+#endif
+}
+
+/// True if every bit the item with `hash` sets in `block` under the blocked pattern `probes` (k =
+/// `hash_count`) is set, with this machine's kernel. The branch on the pattern goes the same way for
+/// every item of a filter.
+[[nodiscard]] BLOOM_FORCE_INLINE bool item_in_block(const std::uint64_t* block, std::uint64_t hash,
+                                                    probe_scheme probes, unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere ? anywhere_block_contains(block, hash, hash_count)
+                                                 : block_contains(block, block_pattern(hash));
+}
+
+/// Sets the item's bits in `block` (see item_in_block); true if any was clear before.
+BLOOM_FORCE_INLINE bool add_item_to_block(std::uint64_t* block, std::uint64_t hash, probe_scheme probes,
+                                          unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere ? anywhere_block_insert(block, hash, hash_count)
+                                                 : block_insert(block, block_pattern(hash));
+}
+
+/// item_in_block by the portable kernels, over a word accessor (the concurrent filter's relaxed loads).
+template <class Words>
+[[nodiscard]] bool scalar_item_in_block(const Words& block, std::uint64_t hash, probe_scheme probes,
+                                        unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere ? scalar_anywhere_contains(block, hash, hash_count)
+                                                 : scalar_block_contains(block, block_pattern(hash));
+}
+
+/// add_item_to_block by the portable kernels, over a word accessor that reads and assigns each word once.
+template <class Words>
+bool scalar_add_item_to_block(Words&& block, std::uint64_t hash, probe_scheme probes,
+                              unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere
+               ? scalar_anywhere_insert(static_cast<Words&&>(block), hash, hash_count)
+               : scalar_block_insert(static_cast<Words&&>(block), block_pattern(hash));
 }
 
 } // namespace bloom::detail
@@ -1235,6 +1755,39 @@ template <unsigned WordBits, unsigned BlockWords, class Words>
     }
     const double per_block = std::pow(static_cast<double>(WordBits), static_cast<double>(BlockWords));
     const double rate = sum / per_block / static_cast<double>(block_count);
+    return rate > 1.0 ? 1.0 : rate;
+}
+
+/// The blocked bits_anywhere layout's rate given its bits: `block_count` blocks of `BlockWords` 64-bit
+/// words, each item setting `hash_count` distinct bits anywhere in one uniformly chosen block. A
+/// non-member's k distinct bits all fall on set bits of its block with probability C(X_b, k) / C(B, k),
+/// X_b of the block's B bits set, so the rate is the mean of that over the blocks.
+template <unsigned BlockWords, class Words>
+[[nodiscard]] double block_fill_rate_from_bits(const Words& words, std::uint64_t block_count,
+                                               unsigned hash_count) noexcept {
+    if (block_count == 0) {
+        return 0.0;
+    }
+    // The hit probability of each of the B + 1 possible counts, computed once: a table lookup per block.
+    constexpr unsigned bits_per_block = 64 * BlockWords;
+    double hit_probability[bits_per_block + 1];
+    for (unsigned set = 0; set <= bits_per_block; ++set) {
+        double product = 1.0;
+        for (unsigned j = 0; j < hash_count; ++j) {
+            product *= set > j ? static_cast<double>(set - j) / static_cast<double>(bits_per_block - j) : 0.0;
+        }
+        hit_probability[set] = product;
+    }
+    double sum = 0.0;
+    for (std::uint64_t block = 0; block < block_count; ++block) {
+        std::uint64_t set = 0;
+        for (unsigned i = 0; i < BlockWords; ++i) {
+            set +=
+                popcount(static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)]));
+        }
+        sum += hit_probability[set];
+    }
+    const double rate = sum / static_cast<double>(block_count);
     return rate > 1.0 ? 1.0 : rate;
 }
 
@@ -2123,7 +2676,7 @@ void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& pre
 
 namespace bloom {
 
-/// A blocked Bloom filter of T: 512-bit blocks, eight bits per item in one block.
+/// A blocked Bloom filter of T: 512-bit blocks, k bits per item in one block.
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the words (rebound to std::uint64_t); the default aligns them to cache lines.
 template <class T, class Hasher = hash<T>, class Allocator = aligned_allocator<std::uint64_t, 64>>
@@ -2134,29 +2687,32 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// The type of the items.
     using value_type = T;
 
-    /// Bits each item sets, one per 64-bit word of its block.
+    /// Bits each item sets under probe_scheme::one_bit_per_word, the pattern of files saved before
+    /// bits_anywhere: one per 64-bit word of its block. Under bits_anywhere it is hash_count().
     static constexpr unsigned bits_per_item = detail::block_word_count;
 
-    /// A filter sized for `expected_items` at `false_positive_rate` by optimal_blocked_bit_count.
-    /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or a size that cannot be held.
+    /// A filter sized for `expected_items` at `false_positive_rate`: optimal_blocked_bit_count bits, and
+    /// optimal_blocked_hash_count bits per item anywhere in its block. Throws std::invalid_argument for zero
+    /// items, a rate outside (0, 1), or a size that cannot be held.
     blocked_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                          std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                          const Allocator& allocator = Allocator())
-        : base(filter_geometry{optimal_blocked_bit_count(expected_items, false_positive_rate), bits_per_item},
-               expected_items, false_positive_rate, seed, hash_function, allocator) {}
+        : base(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
+               hash_function, allocator) {}
 
-    /// A filter of an explicit shape: bit_count a non-zero multiple of 512, hash_count 8 (the layout's).
-    /// Its expected_items() is round(m ln 2 / 8), and its target rate the blocked formula's rate there.
-    /// Throws std::invalid_argument otherwise, naming the parameter.
+    /// A filter of an explicit shape: bit_count a non-zero multiple of 512; probes bits_anywhere (the
+    /// default) with hash_count 1 to 16, or one_bit_per_word with hash_count 8. Its expected_items() is
+    /// round(m ln 2 / k), and its target rate the blocked formula's rate there. Throws
+    /// std::invalid_argument otherwise, naming the parameter.
     explicit blocked_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
                                   const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
         : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
-        this->m_target_false_positive_rate =
-            detail::unchecked_blocked_false_positive_rate(this->m_bit_count, this->m_expected_items);
+        this->m_target_false_positive_rate = detail::unchecked_blocked_false_positive_rate(
+            this->m_bit_count, this->m_expected_items, this->m_hash_count, this->m_probe_scheme);
     }
 
-    /// Sets the item's eight bits in its block. O(1), one cache line. Returns true if `value` was
+    /// Sets the item's hash_count() bits in its block. O(1), one cache line. Returns true if `value` was
     /// definitely absent before, false if it was probably present.
     template <class K>
     BLOOM_FORCE_INLINE bool insert(const K& value) {
@@ -2208,10 +2764,15 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     /// The probability that a random non-member is reported present, given the bits as they are now: the
-    /// mean over blocks of the product of the fill fractions of the block's eight words (a non-member needs
-    /// its one bit in each). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
+    /// mean over blocks of the block's fill fraction to the k (bits_anywhere: a non-member's k bits each
+    /// fall anywhere in its block), or of the product of its eight words' fill fractions
+    /// (one_bit_per_word). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
     /// date on insert.
     [[nodiscard]] double current_false_positive_rate() const noexcept {
+        if (this->m_probe_scheme == probe_scheme::bits_anywhere) {
+            return detail::block_fill_rate_from_bits<detail::block_word_count>(this->words(), block_count(),
+                                                                               this->m_hash_count);
+        }
         return detail::block_rate_from_bits<64, detail::block_word_count>(this->words(), block_count());
     }
 
@@ -2220,7 +2781,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->m_bit_count / detail::block_bits;
     }
 
-    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
+    /// True if `other` has the same bit count, hash count, pattern and seed, so the two can be combined.
     [[nodiscard]] bool compatible_with(const blocked_bloom_filter& other) const noexcept {
         return this->same_shape(other);
     }
@@ -2299,9 +2860,6 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* block_of(std::uint64_t hash) const noexcept {
         return this->words() + detail::block_offset(hash, block_count());
     }
-    [[nodiscard]] BLOOM_FORCE_INLINE static std::uint64_t pattern_of(std::uint64_t hash) noexcept {
-        return detail::block_pattern(hash);
-    }
 
     // A moved-from filter has no blocks: it reports everything present (its lookups read a static full
     // block) and inserts nothing. The lookup selects a block pointer rather than returning early: an early
@@ -2309,14 +2867,15 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench).
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t* const block = this->m_bit_count == 0 ? detail::full_block : block_of(hash);
-        return detail::block_contains(block, pattern_of(hash));
+        return detail::item_in_block(block, hash, this->m_probe_scheme, this->m_hash_count);
     }
 
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
         if (this->m_bit_count == 0) {
             return false;
         }
-        const bool was_new = detail::block_insert(block_of(hash), pattern_of(hash));
+        const bool was_new =
+            detail::add_item_to_block(block_of(hash), hash, this->m_probe_scheme, this->m_hash_count);
         this->count_insert(was_new);
         return was_new;
     }
@@ -2324,13 +2883,14 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     static filter_geometry checked(filter_geometry geometry) {
         constexpr const char* where = "bloom::blocked_bloom_filter";
         detail::check_block_bits(where, geometry.bit_count);
-        if (geometry.hash_count != bits_per_item) {
-            detail::throw_invalid_argument(where, "hash_count",
-                                           "must be 8 (one bit per word of a block), got " +
-                                               std::to_string(geometry.hash_count));
-        }
-        geometry.probes = probe_scheme::mixed; // the blocked layout has one way to place bits
+        detail::check_block_hash_count(where, geometry.hash_count, geometry.probes);
         return geometry;
+    }
+
+    static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
+        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
+        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
+                probe_scheme::bits_anywhere};
     }
 };
 
@@ -2752,8 +3312,8 @@ struct classic_layout {
     }
 };
 
-/// The blocked layout: one bit in each of the eight words of one 512-bit block (blocked_bloom_filter's
-/// bits, through the same block_offset and block_pattern; masks as the scalar kernel builds them).
+/// The blocked layout: an item's bits in one 512-bit block, by the filter's pattern (blocked_bloom_filter's
+/// bits, through the same block_offset and the same scalar kernels).
 struct blocked_layout {
     template <class T, class Hasher, class Allocator>
     using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
@@ -2769,11 +3329,17 @@ struct blocked_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return {optimal_blocked_bit_count(expected_items, false_positive_rate), block_word_count};
+        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
+        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
+                probe_scheme::bits_anywhere};
     }
     /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
                                      filter_geometry geometry) noexcept {
+        if (geometry.probes == probe_scheme::bits_anywhere) {
+            return block_fill_rate_from_bits<block_word_count>(
+                relaxed_words{words}, geometry.bit_count / block_bits, geometry.hash_count);
+        }
         return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
                                                           geometry.bit_count / block_bits);
     }
@@ -2781,15 +3347,16 @@ struct blocked_layout {
     /// kernel's load and store of each word lose no other writer's bits; storing a word whose bit was set
     /// already rewrites its value, and the line is being written anyway (the caller saw a bit missing).
     static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return scalar_block_insert(
-            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)},
-            block_pattern(hash));
+        return scalar_add_item_to_block(
+            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)}, hash,
+            geometry.probes, geometry.hash_count);
     }
     /// blocked_bloom_filter's scalar lookup kernel over relaxed loads (one per word, no branch per word).
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
                                        std::uint64_t hash) noexcept {
-        return scalar_block_contains(
-            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, block_pattern(hash));
+        return scalar_item_in_block(
+            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, hash, geometry.probes,
+            geometry.hash_count);
     }
     template <bool ForWrite>
     static void prefetch_item(const atomic_word* words, filter_geometry geometry,
@@ -3044,10 +3611,11 @@ class basic_concurrent_bloom_filter {
         return m_geometry.bit_count == other.bit_count() && m_geometry.hash_count == other.hash_count() &&
                m_seed == other.seed();
     }
-    /// True if `other` has the same bit count, hash count and seed.
+    /// True if `other` has the same bit count, hash count, probe scheme and seed.
     [[nodiscard]] bool compatible_with(const basic_concurrent_bloom_filter& other) const noexcept {
         return m_geometry.bit_count == other.m_geometry.bit_count &&
-               m_geometry.hash_count == other.m_geometry.hash_count && m_seed == other.m_seed;
+               m_geometry.hash_count == other.m_geometry.hash_count &&
+               m_geometry.probes == other.m_geometry.probes && m_seed == other.m_seed;
     }
 
     /// m, the number of bits.
@@ -3795,8 +4363,8 @@ struct record_header {
     double target_false_positive_rate = 0.0;
     std::uint64_t item_count = 0;
     std::uint64_t payload_bytes = 0;
-    /// Byte 80: the classic layout's probe_scheme (0 for blocked and scalable records, and in every file
-    /// written before the mixed scheme).
+    /// Byte 80: the probe_scheme of a classic, counting or blocked record (0 for scalable records, and in
+    /// every file written before the layout's current scheme).
     std::uint8_t probes = 0;
 };
 
@@ -4017,8 +4585,7 @@ inline void check_kind_and_hasher(const record_header& header, record_kind expec
 inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
                                    unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
     check_kind_and_hasher(header, expected, hasher_id, where);
-    const unsigned highest_probe_scheme = expected == record_kind::blocked ? 0 : 1;
-    if (header.probes > highest_probe_scheme) {
+    if (header.probes > static_cast<unsigned>(probe_scheme::mixed)) {
         throw_format_error(where, "probe scheme " + std::to_string(header.probes) + " is not one a " +
                                       kind_name(expected) + " filter uses");
     }
@@ -4228,12 +4795,16 @@ class blocked_bloom_filter_view
                               const Hasher& hash_function = Hasher())
         : base(data, size, check, hash_function, detail::record_kind::blocked,
                "bloom::blocked_bloom_filter_view") {
+        const bool one_bit_per_word = probes() == probe_scheme::one_bit_per_word;
         if (this->m_header.bit_count % detail::block_bits != 0 ||
-            this->m_header.hash_count != detail::block_word_count) {
+            (one_bit_per_word ? this->m_header.hash_count != detail::block_word_count
+                              : this->m_header.hash_count == 0 ||
+                                    this->m_header.hash_count > detail::max_block_hash_count)) {
             detail::throw_format_error(
                 "bloom::blocked_bloom_filter_view",
-                "a blocked filter has whole 512-bit blocks and hash_count 8, this one has " +
-                    std::to_string(this->m_header.bit_count) + " bits and hash_count " +
+                std::string("a blocked filter has whole 512-bit blocks and hash_count ") +
+                    (one_bit_per_word ? "8 (one bit per word)" : "1 to 16 (bits anywhere)") +
+                    ", this one has " + std::to_string(this->m_header.bit_count) + " bits and hash_count " +
                     std::to_string(this->m_header.hash_count));
         }
     }
@@ -4258,12 +4829,21 @@ class blocked_bloom_filter_view
         for (unsigned i = 0; i < detail::block_word_count; ++i) {
             block[i] = words[static_cast<std::size_t>(first_word) + i];
         }
-        return detail::block_contains(block, detail::block_pattern(hash));
+        return detail::item_in_block(block, hash, probes(), this->m_header.hash_count);
+    }
+
+    /// The pattern that places an item's bits in its block (see bloom::probe_scheme).
+    [[nodiscard]] probe_scheme probes() const noexcept {
+        return static_cast<probe_scheme>(this->m_header.probes);
     }
 
     /// The probability that a random non-member is reported present, from the bits, as the saved filter
-    /// reports it: the mean over blocks of the product of the words' fill fractions. O(m / 64).
+    /// reports it (see blocked_bloom_filter::current_false_positive_rate). O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
+        if (probes() == probe_scheme::bits_anywhere) {
+            return detail::block_fill_rate_from_bits<detail::block_word_count>(
+                this->words(), this->m_header.bit_count / detail::block_bits, this->m_header.hash_count);
+        }
         return detail::block_rate_from_bits<64, detail::block_word_count>(
             this->words(), this->m_header.bit_count / detail::block_bits);
     }
@@ -5808,8 +6388,7 @@ void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, 
     header.target_false_positive_rate = filter.target_false_positive_rate();
     header.item_count = filter.item_count();
     header.payload_bytes = std::uint64_t{filter.word_count()} * 8;
-    // The blocked layout places bits one way only; its byte stays 0, as in every earlier file.
-    header.probes = kind == record_kind::blocked ? 0 : static_cast<std::uint8_t>(filter.probes());
+    header.probes = static_cast<std::uint8_t>(filter.probes());
     unsigned char head[record_header_bytes];
     encode_header(header, head);
     hashing_sink<Sink> hashing(sink);

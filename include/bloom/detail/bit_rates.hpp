@@ -78,6 +78,39 @@ template <unsigned WordBits, unsigned BlockWords, class Words>
     return rate > 1.0 ? 1.0 : rate;
 }
 
+/// The blocked bits_anywhere layout's rate given its bits: `block_count` blocks of `BlockWords` 64-bit
+/// words, each item setting `hash_count` distinct bits anywhere in one uniformly chosen block. A
+/// non-member's k distinct bits all fall on set bits of its block with probability C(X_b, k) / C(B, k),
+/// X_b of the block's B bits set, so the rate is the mean of that over the blocks.
+template <unsigned BlockWords, class Words>
+[[nodiscard]] double block_fill_rate_from_bits(const Words& words, std::uint64_t block_count,
+                                               unsigned hash_count) noexcept {
+    if (block_count == 0) {
+        return 0.0;
+    }
+    // The hit probability of each of the B + 1 possible counts, computed once: a table lookup per block.
+    constexpr unsigned bits_per_block = 64 * BlockWords;
+    double hit_probability[bits_per_block + 1];
+    for (unsigned set = 0; set <= bits_per_block; ++set) {
+        double product = 1.0;
+        for (unsigned j = 0; j < hash_count; ++j) {
+            product *= set > j ? static_cast<double>(set - j) / static_cast<double>(bits_per_block - j) : 0.0;
+        }
+        hit_probability[set] = product;
+    }
+    double sum = 0.0;
+    for (std::uint64_t block = 0; block < block_count; ++block) {
+        std::uint64_t set = 0;
+        for (unsigned i = 0; i < BlockWords; ++i) {
+            set +=
+                popcount(static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)]));
+        }
+        sum += hit_probability[set];
+    }
+    const double rate = sum / static_cast<double>(block_count);
+    return rate > 1.0 ? 1.0 : rate;
+}
+
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_BIT_RATES_HPP

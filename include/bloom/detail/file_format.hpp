@@ -62,8 +62,8 @@ struct record_header {
     double target_false_positive_rate = 0.0;
     std::uint64_t item_count = 0;
     std::uint64_t payload_bytes = 0;
-    /// Byte 80: the classic layout's probe_scheme (0 for blocked and scalable records, and in every file
-    /// written before the mixed scheme).
+    /// Byte 80: the probe_scheme of a classic, counting or blocked record (0 for scalable records, and in
+    /// every file written before the layout's current scheme).
     std::uint8_t probes = 0;
 };
 
@@ -284,8 +284,7 @@ inline void check_kind_and_hasher(const record_header& header, record_kind expec
 inline void check_bit_array_header(const record_header& header, record_kind expected, std::uint64_t hasher_id,
                                    unsigned counter_bits, const char* where, std::uint64_t& storage_bits) {
     check_kind_and_hasher(header, expected, hasher_id, where);
-    const unsigned highest_probe_scheme = expected == record_kind::blocked ? 0 : 1;
-    if (header.probes > highest_probe_scheme) {
+    if (header.probes > static_cast<unsigned>(probe_scheme::mixed)) {
         throw_format_error(where, "probe scheme " + std::to_string(header.probes) + " is not one a " +
                                       kind_name(expected) + " filter uses");
     }

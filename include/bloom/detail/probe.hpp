@@ -31,9 +31,13 @@
 
 namespace bloom {
 
-/// How a classic-layout filter (bloom_filter, counting_bloom_filter, their concurrent and view forms)
-/// derives its k bit positions from an item's hash. A filter's scheme is part of its shape: saved with it,
-/// compared by compatible_with(). Blocked filters have one scheme of their own.
+/// How a filter derives its k bit positions from an item's hash. A filter's scheme is part of its shape:
+/// saved with it (file byte 80), compared by compatible_with(). Each layout has an original scheme (0),
+/// which only filters loaded from old files use, and a current one (1), the default:
+/// - the classic layout (bloom_filter, counting_bloom_filter, their concurrent and view forms):
+///   enhanced_double_hashing (0) and mixed (1);
+/// - the blocked layout (blocked_bloom_filter and its concurrent and view forms): one_bit_per_word (0) and
+///   bits_anywhere (1), the same values under names that say what they place.
 enum class probe_scheme : std::uint8_t {
     /// Enhanced double hashing, as filters saved before the mixed scheme use it (file byte 80 = 0). Loads of
     /// those files keep it, so they answer as they did; new filters never use it.
@@ -41,6 +45,13 @@ enum class probe_scheme : std::uint8_t {
     /// Double hashing over an independent step with each point remixed (file byte 80 = 1): the k positions
     /// behave as independent uniform probes at every size. The default.
     mixed = 1,
+    /// The blocked layout's original pattern (file byte 80 = 0): one bit in each of the block's eight 64-bit
+    /// words, so k is always 8. Loads of files saved before bits_anywhere keep it; new filters never use it.
+    one_bit_per_word = 0,
+    /// The blocked layout's pattern since (file byte 80 = 1): k bits, 1 to 16, anywhere in the 512-bit
+    /// block, k chosen from the bits per item. At 1% it needs about 9.9 bits per item where
+    /// one_bit_per_word needs 10.1 (docs/FORMAT.md). The default.
+    bits_anywhere = 1,
 };
 
 } // namespace bloom

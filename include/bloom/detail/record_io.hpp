@@ -123,8 +123,7 @@ void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, 
     header.target_false_positive_rate = filter.target_false_positive_rate();
     header.item_count = filter.item_count();
     header.payload_bytes = std::uint64_t{filter.word_count()} * 8;
-    // The blocked layout places bits one way only; its byte stays 0, as in every earlier file.
-    header.probes = kind == record_kind::blocked ? 0 : static_cast<std::uint8_t>(filter.probes());
+    header.probes = static_cast<std::uint8_t>(filter.probes());
     unsigned char head[record_header_bytes];
     encode_header(header, head);
     hashing_sink<Sink> hashing(sink);
