@@ -303,6 +303,7 @@ void register_keys(const settings& chosen) {
             register_subject<reference_subject<classic_reference, Keys>>("classic_reference", item_count);
         }
         register_subject<blocked_subject<Keys>>("blocked", item_count);
+        register_subject<blocked_word_subject<Keys>>("blocked_word", item_count);
         if constexpr (std::is_same_v<Keys, u64_keys>) {
             register_subject<reference_subject<blocked_reference, Keys>>("blocked_reference", item_count);
         }

@@ -7,9 +7,9 @@
 // layout should come within a few percent of them; what it costs beyond is overhead to remove.
 //
 //   blocked_reference  our blocked layout: 512-bit blocks, one bit per 64-bit word, eight bits per item,
-//                      sized as bloom::blocked_bloom_filter; a seeded one-multiply hash of the u64 key
-//                      (the 128-bit product's halves XORed) picks the block (its high bits, by
-//                      multiply-shift) and the eight 6-bit indexes (its low 48 bits).
+//                      sized as bloom::blocked_bloom_filter's one_bit_per_word pattern; a seeded one-multiply
+//                      hash of the u64 key (the 128-bit product's halves XORed) picks the block (its high
+//                      bits, by multiply-shift) and the eight 6-bit indexes (its low 48 bits).
 //   classic_reference  the classic layout: m bits, k probes, m and k as bloom::bloom_filter's; the
 //                      library's hash of the u64 key and its mixed probe derivation written out, so it
 //                      sets exactly the bits bloom::bloom_filter<std::uint64_t> sets.
@@ -34,7 +34,9 @@ namespace bench {
 class blocked_reference {
   public:
     explicit blocked_reference(std::size_t item_count, double rate)
-        : m_block_count(bloom::optimal_blocked_bit_count(item_count, rate) / 512),
+        : m_block_count(
+              bloom::optimal_blocked_bit_count(item_count, rate, bloom::probe_scheme::one_bit_per_word) /
+              512),
           m_words(static_cast<std::size_t>(m_block_count) * 8) {}
 
     bool insert(std::uint64_t key) noexcept {

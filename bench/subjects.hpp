@@ -7,7 +7,9 @@
 // insert(first, last) and contains(first, last, out).
 //
 //   classic           bloom::bloom_filter<T>
-//   blocked           bloom::blocked_bloom_filter<T>
+//   blocked           bloom::blocked_bloom_filter<T> (k bits anywhere in the block, the default pattern)
+//   blocked_word      bloom::blocked_bloom_filter<T> of the original pattern: one bit in each of the block's
+//                     eight words, sized for it (optimal_blocked_bit_count(n, p, one_bit_per_word))
 //   classic_hugepage  bloom::bloom_filter<T, hash, huge_page_allocator>          (the THP experiment)
 //   blocked_hugepage  bloom::blocked_bloom_filter<T, hash, huge_page_allocator>
 //   counting          bloom::counting_bloom_filter<T> (4-bit counters)
@@ -38,6 +40,7 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 #include <xxhash.h>
 
@@ -61,6 +64,7 @@ class filter_subject {
     static constexpr bool has_bulk = true;
 
     explicit filter_subject(std::size_t item_count) : m_filter(item_count, target_rate) {}
+    explicit filter_subject(Filter filter) : m_filter(std::move(filter)) {}
 
     bool insert(const typename Keys::key_type& key) { return m_filter.insert(key); }
     [[nodiscard]] bool contains(const typename Keys::key_type& key) const { return m_filter.contains(key); }
@@ -84,6 +88,20 @@ template <class Keys>
 using classic_subject = filter_subject<bloom::bloom_filter<typename Keys::filter_value>, Keys>;
 template <class Keys>
 using blocked_subject = filter_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys>;
+
+/// The blocked filter with the original one-bit-per-word pattern (k = 8), sized for that pattern.
+template <class Keys>
+class blocked_word_subject
+    : public filter_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys> {
+    using filter_type = bloom::blocked_bloom_filter<typename Keys::filter_value>;
+
+  public:
+    explicit blocked_word_subject(std::size_t item_count)
+        : filter_subject<filter_type, Keys>(filter_type(
+              bloom::filter_geometry{bloom::optimal_blocked_bit_count(item_count, target_rate,
+                                                                      bloom::probe_scheme::one_bit_per_word),
+                                     8, bloom::probe_scheme::one_bit_per_word})) {}
+};
 
 template <class Keys>
 using counting_subject = filter_subject<bloom::counting_bloom_filter<typename Keys::filter_value>, Keys>;

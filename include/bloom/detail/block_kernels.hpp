@@ -401,21 +401,20 @@ inline bool scalar_anywhere_insert(Words&& block, std::uint64_t hash, unsigned h
 #endif
 
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-// The item's bits as sixteen 32-bit word masks, built in registers: for each probe, the lanes of the words
-// equal to its word get its bit. (k read-modify-writes of single words were 4x slower: the stores and loads
-// of one line in flight together defeat the CPU's memory disambiguation.)
+// Sets the item's bits with one read-modify-write of the block. The masks are built in registers: for each
+// probe, every 32-bit word w gets 1 << (bit - 32 w), which a variable shift makes 0 wherever bit - 32 w is
+// outside [0, 32) (negative counts wrap to huge ones). Setting the k bits one word at a time was 4x slower
+// than the one_bit_per_word kernel: k loads and stores of one line in flight together.
 BLOOM_FORCE_INLINE bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
                                                unsigned hash_count) noexcept {
     const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
-    const __m512i indexes = _mm512_srli_epi32(bits, 5);
-    const __m512i onehots =
-        _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_and_si512(bits, _mm512_set1_epi32(31)));
-    const __m512i words = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i word_starts =
+        _mm512_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480);
+    const __m512i one = _mm512_set1_epi32(1);
     __m512i masks = _mm512_setzero_si512();
     for (unsigned i = 0; i < hash_count; ++i) {
-        const __m512i probe = _mm512_set1_epi32(static_cast<int>(i));
-        const __mmask16 same_word = _mm512_cmpeq_epi32_mask(words, _mm512_permutexvar_epi32(probe, indexes));
-        masks = _mm512_mask_or_epi32(masks, same_word, masks, _mm512_permutexvar_epi32(probe, onehots));
+        const __m512i bit = _mm512_permutexvar_epi32(_mm512_set1_epi32(static_cast<int>(i)), bits);
+        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, _mm512_sub_epi32(bit, word_starts)));
     }
     const __m512i old = _mm512_loadu_si512(block);
     const bool was_new = _mm512_test_epi32_mask(_mm512_andnot_si512(old, masks), masks) != 0;
@@ -457,6 +456,32 @@ avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned 
                          low, high, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1)), 8, hash_count));
     }
     return _mm256_testz_si256(missing, missing) != 0;
+}
+
+// As avx512_anywhere_insert, in two halves of eight 32-bit words.
+BLOOM_DETAIL_AVX2_KERNEL bool avx2_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
+                                                   unsigned hash_count) noexcept {
+    const __m256i bits = avx2_anywhere_bits(hash);
+    const __m256i first_bits = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits));
+    const __m256i last_bits = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1));
+    const __m256i low_starts = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
+    const __m256i high_starts = _mm256_setr_epi32(256, 288, 320, 352, 384, 416, 448, 480);
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i low = _mm256_setzero_si256();
+    __m256i high = _mm256_setzero_si256();
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const __m256i lane = _mm256_set1_epi32(static_cast<int>(i % 8));
+        const __m256i bit = _mm256_permutevar8x32_epi32(i < 8 ? first_bits : last_bits, lane);
+        low = _mm256_or_si256(low, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, low_starts)));
+        high = _mm256_or_si256(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, high_starts)));
+    }
+    __m256i* const words = reinterpret_cast<__m256i*>(block);
+    const __m256i old_low = _mm256_loadu_si256(words);
+    const __m256i old_high = _mm256_loadu_si256(words + 1);
+    const bool was_new = (_mm256_testc_si256(old_low, low) & _mm256_testc_si256(old_high, high)) == 0;
+    _mm256_storeu_si256(words, _mm256_or_si256(old_low, low));
+    _mm256_storeu_si256(words + 1, _mm256_or_si256(old_high, high));
+    return was_new;
 }
 #endif
 
@@ -538,12 +563,16 @@ BLOOM_FORCE_INLINE bool block_insert(std::uint64_t* block, std::uint64_t pattern
 #endif
 }
 
-/// Sets the item's `hash_count` bits in `block`; true if any was clear before. Scalar on every machine:
-/// k single-word updates of one cache line beat building the masks in vector registers.
+/// Sets the item's `hash_count` bits in `block`, with this machine's kernel; true if any was clear before.
 BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_t hash,
                                               unsigned hash_count) noexcept {
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
     return avx512_anywhere_insert(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    return cpu_runs_avx2() ? avx2_anywhere_insert(block, hash, hash_count)
+                           : scalar_anywhere_insert(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_anywhere_insert(block, hash, hash_count);
 #else
     return scalar_anywhere_insert(block, hash, hash_count);
 #endif
