@@ -254,7 +254,7 @@ TEST_CASE("the blocked rate checks fail a filter whose hashing is broken", "[fpr
     CHECK_FALSE(result.within_tolerance());
 }
 
-TEST_CASE("a blocked filter of the original pattern keeps its formula's rate", "[fpr][blocked]") {
+TEST_CASE("a blocked filter of the original pattern keeps its formula's rate", "[fpr][blocked][promise]") {
     // Filters saved before bits_anywhere load as one_bit_per_word, k = 8: they must answer at the rate of
     // that pattern's formula, as they always did. 10.1 bits per item, where it gives 1%.
     for (const std::uint64_t items : {std::uint64_t{10'000}, std::uint64_t{1'000'000}}) {
@@ -285,7 +285,7 @@ TEST_CASE("a blocked filter of the original pattern keeps its formula's rate", "
     }
 }
 
-TEST_CASE("blocked_false_positive_rate is exact from 4 to 24 bits per item", "[fpr][blocked]") {
+TEST_CASE("blocked_false_positive_rate is exact from 4 to 24 bits per item", "[fpr][blocked][promise]") {
     // bits_anywhere at the optimal k for each load: measured within 4 sigma (+1% of p for the Poisson model)
     // of the formula, with 4 * 10^6 queries over as many filters of 10^5 items as the spread needs.
     constexpr std::uint64_t items = 100'000;
@@ -319,7 +319,7 @@ TEST_CASE("blocked_false_positive_rate is exact from 4 to 24 bits per item", "[f
 }
 
 TEST_CASE("the blocked layout beats the variable-probe cache-local figures at equal memory",
-          "[fpr][blocked]") {
+          "[fpr][blocked][promise]") {
     // RocksDB's cache-local filter, which picks its probe count from the bits per item, measures 0.928% at
     // 10.1 bits per item, 0.418% at 12 and 0.084% at 16 (REFERENCES.md); the original one-bit-per-word
     // pattern 1.000%, 0.420% and 0.091%. Measured here with 10^6 items and enough queries that 4 sigma
