@@ -84,6 +84,34 @@ struct blocked_measurement {
     [[nodiscard]] bool within_tolerance() const { return std::fabs(measured - expected) <= tolerance; }
 };
 
+/// A blocked rate measured over as many independent filters as bloom_test::blocked_filters_needed asks
+/// for: each filter `make_filter(f)` (f = 0, 1, ...) holds family members [0, n), and the `queries`
+/// non-members from n on are split evenly between them.
+struct pooled_rate {
+    double measured;
+    std::uint64_t queries;
+    std::uint64_t filters;
+};
+
+template <class Family, class MakeFilter>
+pooled_rate measure_over_filters(const bloom_test::blocked_load& load, std::uint64_t queries,
+                                 const Family& keys, MakeFilter&& make_filter) {
+    const std::uint64_t filters = bloom_test::blocked_filters_needed(load, queries);
+    const std::uint64_t queries_per_filter = (queries + filters - 1) / filters;
+    std::uint64_t false_positives = 0;
+    for (std::uint64_t f = 0; f < filters; ++f) {
+        auto filter = make_filter(f);
+        REQUIRE(filter.bit_count() == load.bit_count);
+        REQUIRE(filter.hash_count() == load.hash_count);
+        REQUIRE(filter.probes() == load.probes);
+        bloom_test::insert_keys(filter, 0, load.items, keys);
+        const std::uint64_t first = load.items + f * queries_per_filter;
+        false_positives += bloom_test::count_found(filter, first, first + queries_per_filter, keys);
+    }
+    const std::uint64_t total = filters * queries_per_filter;
+    return {static_cast<double>(false_positives) / static_cast<double>(total), total, filters};
+}
+
 /// Inserts family members [0, n) into blocked filters sized for `size`, seeds default_seed + 0, 1, ...,
 /// and measures their rate on the non-members [n, n + queries), split evenly between the filters.
 template <class Hasher = void, class Family>
@@ -91,26 +119,17 @@ blocked_measurement measure_blocked(const Family& keys, sizing size) {
     using key_type = typename Family::key_type;
     using filter_type = bloom::blocked_bloom_filter<key_type, hasher_or_default<Hasher, key_type>>;
     const std::uint64_t bit_count = bloom::optimal_blocked_bit_count(size.items, size.rate);
-    const unsigned hash_count = bloom::optimal_blocked_hash_count(bit_count, size.items);
-    const bloom_test::blocked_load load{bit_count, size.items, hash_count};
-    const std::uint64_t filters = bloom_test::blocked_filters_needed(load, query_count);
-    const std::uint64_t queries_per_filter = (query_count + filters - 1) / filters;
-    std::uint64_t false_positives = 0;
-    for (std::uint64_t f = 0; f < filters; ++f) {
-        filter_type filter(size.items, size.rate, bloom::default_seed + f);
-        REQUIRE(filter.bit_count() == bit_count);
-        REQUIRE(filter.hash_count() == hash_count);
-        bloom_test::insert_keys(filter, 0, size.items, keys);
-        const std::uint64_t first = size.items + f * queries_per_filter;
-        false_positives += bloom_test::count_found(filter, first, first + queries_per_filter, keys);
-    }
-    const std::uint64_t queries = filters * queries_per_filter;
-    return {static_cast<double>(false_positives) / static_cast<double>(queries),
+    const bloom_test::blocked_load load{bit_count, size.items,
+                                        bloom::optimal_blocked_hash_count(bit_count, size.items)};
+    const pooled_rate result = measure_over_filters(load, query_count, keys, [&](std::uint64_t f) {
+        return filter_type(size.items, size.rate, bloom::default_seed + f);
+    });
+    return {result.measured,
             size.rate,
             bloom::blocked_false_positive_rate(bit_count, size.items),
-            bloom_test::blocked_rate_sigma(load, queries, filters),
-            bloom_test::blocked_rate_tolerance(load, queries, filters),
-            filters};
+            bloom_test::blocked_rate_sigma(load, result.queries, result.filters),
+            bloom_test::blocked_rate_tolerance(load, result.queries, result.filters),
+            result.filters};
 }
 
 template <class Hasher = void, class Family>
@@ -260,28 +279,19 @@ TEST_CASE("a blocked filter of the original pattern keeps its formula's rate", "
     for (const std::uint64_t items : {std::uint64_t{10'000}, std::uint64_t{1'000'000}}) {
         const std::uint64_t bit_count = (items * 101 / 10 + 511) / 512 * 512;
         const bloom_test::blocked_load load{bit_count, items, 8, bloom::probe_scheme::one_bit_per_word};
-        const std::uint64_t filters = bloom_test::blocked_filters_needed(load, query_count);
-        const std::uint64_t queries_per_filter = (query_count + filters - 1) / filters;
-        std::uint64_t false_positives = 0;
-        for (std::uint64_t f = 0; f < filters; ++f) {
-            bloom::blocked_bloom_filter<std::uint64_t> filter(
-                bloom::filter_geometry{bit_count, 8, bloom::probe_scheme::one_bit_per_word},
-                bloom::default_seed + f);
-            bloom_test::insert_keys(filter, 0, items, bloom_test::random_u64_keys{});
-            const std::uint64_t first = items + f * queries_per_filter;
-            false_positives += bloom_test::count_found(filter, first, first + queries_per_filter,
-                                                       bloom_test::random_u64_keys{});
-        }
-        const double measured =
-            static_cast<double>(false_positives) / static_cast<double>(filters * queries_per_filter);
+        const pooled_rate result =
+            measure_over_filters(load, query_count, bloom_test::random_u64_keys{}, [&](std::uint64_t f) {
+                return bloom::blocked_bloom_filter<std::uint64_t>(
+                    bloom::filter_geometry{bit_count, 8, bloom::probe_scheme::one_bit_per_word},
+                    bloom::default_seed + f);
+            });
         const double expected =
             bloom::blocked_false_positive_rate(bit_count, items, 8, bloom::probe_scheme::one_bit_per_word);
-        const double tolerance =
-            bloom_test::blocked_rate_tolerance(load, filters * queries_per_filter, filters);
-        INFO(items << " items: measured " << measured << ", formula " << expected << ", tolerance "
+        const double tolerance = bloom_test::blocked_rate_tolerance(load, result.queries, result.filters);
+        INFO(items << " items: measured " << result.measured << ", formula " << expected << ", tolerance "
                    << tolerance);
         CHECK(std::fabs(expected - bloom_test::blocked_formula_rate(load)) <= 1e-9 * expected);
-        CHECK(std::fabs(measured - expected) <= tolerance);
+        CHECK(std::fabs(result.measured - expected) <= tolerance);
     }
 }
 
@@ -289,32 +299,23 @@ TEST_CASE("blocked_false_positive_rate is exact from 4 to 24 bits per item", "[f
     // bits_anywhere at the optimal k for each load: measured within 4 sigma (+1% of p for the Poisson model)
     // of the formula, with 4 * 10^6 queries over as many filters of 10^5 items as the spread needs.
     constexpr std::uint64_t items = 100'000;
-    constexpr std::uint64_t queries = 4'000'000;
     for (const double bits_per_item : {4.0, 8.0, 10.1, 12.0, 16.0, 20.0, 24.0}) {
         const auto bit_count = static_cast<std::uint64_t>(bits_per_item * items / 512.0) * 512;
         const unsigned hash_count = bloom::optimal_blocked_hash_count(bit_count, items);
         const bloom_test::blocked_load load{bit_count, items, hash_count};
-        const std::uint64_t filters = bloom_test::blocked_filters_needed(load, queries);
-        const std::uint64_t queries_per_filter = (queries + filters - 1) / filters;
-        std::uint64_t false_positives = 0;
-        for (std::uint64_t f = 0; f < filters; ++f) {
-            bloom::blocked_bloom_filter<std::uint64_t> filter(bloom::filter_geometry{bit_count, hash_count},
-                                                              1000 + f);
-            bloom_test::insert_keys(filter, 0, items, bloom_test::random_u64_keys{});
-            const std::uint64_t first = items + f * queries_per_filter;
-            false_positives += bloom_test::count_found(filter, first, first + queries_per_filter,
-                                                       bloom_test::random_u64_keys{});
-        }
-        const double measured =
-            static_cast<double>(false_positives) / static_cast<double>(filters * queries_per_filter);
+        const pooled_rate result =
+            measure_over_filters(load, 4'000'000, bloom_test::random_u64_keys{}, [&](std::uint64_t f) {
+                return bloom::blocked_bloom_filter<std::uint64_t>(
+                    bloom::filter_geometry{bit_count, hash_count}, 1000 + f);
+            });
         const double expected = bloom::blocked_false_positive_rate(bit_count, items, hash_count);
-        const double tolerance =
-            bloom_test::blocked_rate_tolerance(load, filters * queries_per_filter, filters);
-        INFO(bits_per_item << " bits per item, k " << hash_count << ", " << filters << " filter(s): measured "
-                           << measured << ", formula " << expected << ", independent "
-                           << bloom_test::blocked_formula_rate(load) << ", tolerance " << tolerance);
+        const double tolerance = bloom_test::blocked_rate_tolerance(load, result.queries, result.filters);
+        INFO(bits_per_item << " bits per item, k " << hash_count << ", " << result.filters
+                           << " filter(s): measured " << result.measured << ", formula " << expected
+                           << ", independent " << bloom_test::blocked_formula_rate(load) << ", tolerance "
+                           << tolerance);
         CHECK(std::fabs(expected - bloom_test::blocked_formula_rate(load)) <= 1e-6 * expected);
-        CHECK(std::fabs(measured - expected) <= tolerance);
+        CHECK(std::fabs(result.measured - expected) <= tolerance);
     }
 }
 
