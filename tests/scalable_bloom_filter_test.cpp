@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -179,12 +180,12 @@ TEST_CASE("scalable: stage i holds about round(n0 s^i) items at rate p (1 - r) r
         double tightening;
         std::uint64_t items; // inserted
     };
-    // Integer and fractional growth (s = 1.25: 100 s^i = 25 * 5^i / 4^(i-1) is exact and never halfway
-    // between integers), no growth, and tightening ratios from 0.25 to 0.9.
+    // Integer and fractional growth (s = 1.5, the smallest allowed: 128 s^i = 2^(7-i) 3^i is an integer
+    // for the eight stages reached), the largest growth (16), and tightening ratios from 0.25 to 0.9.
     const parameters all[] = {{1'000, 0.01, 2.0, 0.5, 60'000},
-                              {100, 0.05, 1.25, 0.8, 5'000},
+                              {128, 0.05, 1.5, 0.8, 5'000},
                               {10, 0.001, 3.0, 0.25, 5'000},
-                              {50, 0.1, 1.0, 0.9, 400}};
+                              {1, 0.1, 16.0, 0.9, 400}};
     for (const parameters& p : all) {
         scalable<> filter(p.initial_capacity, p.rate, 11, p.growth, p.tightening);
         CHECK(filter.initial_capacity() == p.initial_capacity);
@@ -246,27 +247,30 @@ TEST_CASE("scalable: the compound rate is 1 - prod(1 - p_i) and stays below the 
     }
 
     SECTION("a hand-computed case") {
-        // n0 = 1, p = 0.5, s = 1, r = 0.5: stages of one item each, sized for rates 0.25, 0.125, 0.0625.
-        scalable<> filter(1, 0.5, bloom::default_seed, 1.0, 0.5);
-        // Some keys are false positives of the first stages and go nowhere: insert until three are held.
-        for (std::uint64_t i = 0; i < 100 && filter.item_count() < 3; ++i) {
+        // n0 = 1, p = 0.5, s = 1.5, r = 0.5: stages for round(1.5^i) = 1, 2, 2, 3 items, sized for rates
+        // 0.25, 0.125, 0.0625, 0.03125.
+        scalable<> filter(1, 0.5, bloom::default_seed, 1.5, 0.5);
+        // Some keys are false positives of the first stages and go nowhere: insert until five are held.
+        for (std::uint64_t i = 0; i < 100 && filter.item_count() < 5; ++i) {
             filter.insert(key<std::uint64_t>(i));
         }
-        // Three stages hold one item each, unless an item would have overfilled a stage even alone: it
-        // then went on to the next one, leaving that stage empty.
+        // The first three stages hold five items between them, unless an item would have overfilled a stage
+        // even alone: it then went on to the next one, leaving that stage empty.
         REQUIRE(filter.stage_count() >= 3);
+        const std::uint64_t capacities[] = {1, 2, 2, 3, 5, 8, 11, 17};
         double all_miss = 1.0;
         std::uint64_t held = 0;
         for (std::size_t i = 0; i < filter.stage_count(); ++i) {
             const auto& stage = filter.stage(i);
             const double share = 0.5 * std::pow(0.5, static_cast<double>(i + 1));
-            check_stage_bits(stage.bit_count(), stage.hash_count(), 1, share);
-            CHECK(stage.item_count() <= 1);
+            REQUIRE(i < std::size(capacities));
+            CHECK(stage.expected_items() == capacities[i]);
+            check_stage_bits(stage.bit_count(), stage.hash_count(), capacities[i], share);
             CHECK(bloom_test::rate_from_words(stage) <= share);
             held += stage.item_count();
             all_miss *= 1.0 - bloom_test::rate_from_words(stage);
         }
-        CHECK(held == 3);
+        CHECK(held == 5);
         CHECK(std::fabs(filter.current_false_positive_rate() - (1.0 - all_miss)) <= 1e-12);
     }
 }
@@ -371,15 +375,22 @@ TEST_CASE("scalable: invalid parameters throw std::invalid_argument naming the p
     for (const double rate : {0.0, 1.0, -0.1, 2.0, nan}) {
         require_invalid_argument([rate] { scalable<>(1'000, rate); }, "false_positive_rate");
     }
-    for (const double growth : {0.0, 0.5, 0.999, -2.0, nan, infinity}) {
-        require_invalid_argument([growth] { scalable<>(1'000, 0.01, 1, growth); }, "growth_factor");
+    // Growth below 1.5 makes lookups ask many stages (at 1, inserts take quadratic time); above 16 a file
+    // could make its loader allocate far more than it holds.
+    for (const double growth :
+         {0.0, 0.5, 0.999, 1.0, 1.4, 1.4999999, 16.000001, 1e300, -2.0, nan, infinity}) {
+        require_invalid_argument([growth] { scalable<>(1'000, 0.01, 1, growth); },
+                                 {"growth_factor", "bloom::scalable_bloom_filter"});
     }
     for (const double tightening : {0.0, 1.0, -0.5, 1.5, nan, infinity}) {
         require_invalid_argument([tightening] { scalable<>(1'000, 0.01, 1, 2.0, tightening); },
                                  "tightening_ratio");
     }
     // The boundaries that are allowed.
-    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 1.0, 0.5));
+    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 1.5, 0.5));
+    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 16.0, 0.5));
+    CHECK(scalable<>::min_growth_factor == 1.5);
+    CHECK(scalable<>::max_growth_factor == 16.0);
     CHECK_NOTHROW(scalable<>(1, 0.01, 1, 2.0, 0.999));
 }
 
@@ -407,16 +418,12 @@ TEST_CASE("scalable: a stage that cannot be represented throws std::length_error
         CHECK(filter.stage_count() <= most_stages);
         CHECK(count_found(filter, 0, next - 1) == next - 1);
     };
-    SECTION("capacity past 2^64") {
-        // Once the first stage is full, the next new value needs a stage of 10^303 items.
-        scalable<> filter(1'000, 0.01, 1, 1e300);
-        check_growth_stops(filter, 1);
-        CHECK(filter.item_count() > 900);
-    }
+    // With growth at most 16, a stage of 2^64 items would follow one of 2^60, which no memory holds: only
+    // the rate can run out.
     SECTION("a rate that underflows to 0") {
         // r = 1e-200: stage 1 has rate 1e-202, stage 2 would have 1e-402 (stage 1 may be made and given up
         // again by the insert that fails, if the value would overfill it).
-        scalable<> filter(1, 0.01, 1, 1.0, 1e-200);
+        scalable<> filter(1, 0.01, 1, 1.5, 1e-200);
         check_growth_stops(filter, 2);
     }
 }

@@ -12,11 +12,19 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ios>
+#include <istream>
 #include <iterator>
+#include <limits>
+#include <ostream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <streambuf>
 #include <string>
+#include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -55,6 +63,28 @@ void reseal(std::vector<std::byte>& bytes) {
     put_le(bytes, covered, xxh3(bytes, 0, covered), 8);
 }
 
+/// The offsets of a scalable record's stages: its payload opens with 24 bytes of parameters (the stage count
+/// at record offset 144), then each stage is a complete record of 136 + payload_bytes bytes.
+std::vector<std::size_t> stage_offsets(const std::vector<std::byte>& bytes) {
+    std::vector<std::size_t> offsets;
+    std::size_t at = 128 + 24;
+    for (std::uint64_t i = 0; i < le(bytes, 144, 8); ++i) {
+        offsets.push_back(at);
+        at += 136 + static_cast<std::size_t>(le(bytes, at + 64, 8));
+    }
+    return offsets;
+}
+
+/// reseal for a hand-edited scalable record: each stage's two checksums, then the record's own.
+void reseal_scalable(std::vector<std::byte>& bytes) {
+    for (const std::size_t at : stage_offsets(bytes)) {
+        put_le(bytes, at + 72, xxh3(bytes, at, 72), 8);
+        const std::size_t covered = 128 + static_cast<std::size_t>(le(bytes, at + 64, 8));
+        put_le(bytes, at + covered, xxh3(bytes, at, covered), 8);
+    }
+    reseal(bytes);
+}
+
 std::uint64_t double_bits(double value) {
     std::uint64_t bits;
     std::memcpy(&bits, &value, sizeof bits);
@@ -70,34 +100,7 @@ std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
     return bytes;
 }
 
-/// A fresh directory under the system's temporary directory, removed when the test ends.
-class scratch_directory {
-  public:
-    scratch_directory() {
-        const auto base = std::filesystem::temp_directory_path();
-        for (unsigned attempt = 0;; ++attempt) {
-            m_path = base / ("bloom-serialization-test-" + std::to_string(std::random_device{}()) + "-" +
-                             std::to_string(attempt));
-            if (std::filesystem::create_directory(m_path)) {
-                break;
-            }
-        }
-    }
-    scratch_directory(const scratch_directory&) = delete;
-    scratch_directory& operator=(const scratch_directory&) = delete;
-    ~scratch_directory() {
-        std::error_code ignored;
-        std::filesystem::remove_all(m_path, ignored);
-    }
-    const std::filesystem::path& path() const { return m_path; }
-    std::size_t entry_count() const {
-        return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(m_path),
-                                                      std::filesystem::directory_iterator()));
-    }
-
-  private:
-    std::filesystem::path m_path;
-};
+using bloom_test::scratch_directory;
 
 template <class Call>
 std::string format_error_of(Call&& call) {
@@ -212,16 +215,58 @@ TEMPLATE_TEST_CASE("a scalable filter round-trips with all its stages", "[serial
     CHECK(bloom::to_bytes(loaded) == bloom::to_bytes(grown));
 }
 
-TEST_CASE("a moved-from scalable filter with no stage saves, loads and grows again", "[serialization]") {
-    bloom::scalable_bloom_filter<std::uint64_t> original(10, 0.01);
-    original.insert(std::uint64_t{1});
-    const auto taken = std::move(original);
-    const auto bytes = bloom::to_bytes(original); // NOLINT(bugprone-use-after-move): the moved-from state
-    auto loaded = bloom::from_bytes<bloom::scalable_bloom_filter<std::uint64_t>>(bytes.data(), bytes.size());
-    CHECK(loaded.stage_count() == 0);
-    CHECK(loaded.insert(std::uint64_t{5}));
-    CHECK(loaded.contains(std::uint64_t{5}));
-    CHECK(taken.contains(std::uint64_t{1}));
+namespace {
+
+/// Saves `filter` to a file, moves it away, and checks that every way to save the moved-from shell is
+/// refused before it writes anything: the file keeps its bytes and no temporary file is left.
+template <class Filter>
+void require_moved_from_refused(Filter& filter) {
+    scratch_directory directory;
+    const auto path = directory.path() / "filter.bloom";
+    bloom::save_file(filter, path);
+    const auto before = read_file_bytes(path);
+    const Filter taken(std::move(filter));
+    // NOLINTBEGIN(bugprone-use-after-move): the moved-from state is what is saved.
+    bloom_test::require_invalid_argument([&] { bloom::save_file(filter, path); },
+                                         {"bloom::save_file", "moved-from"});
+    CHECK(read_file_bytes(path) == before);
+    CHECK(directory.entry_count() == 1);
+    bloom_test::require_invalid_argument([&] { (void)bloom::to_bytes(filter); },
+                                         {"bloom::to_bytes", "moved-from"});
+    std::stringstream stream;
+    bloom_test::require_invalid_argument([&] { bloom::save(filter, stream); }, {"bloom::save", "moved-from"});
+    CHECK(stream.str().empty());
+    // NOLINTEND(bugprone-use-after-move)
+    CHECK(bloom::to_bytes(taken) == before);
+}
+
+} // namespace
+
+TEST_CASE("a moved-from filter of any kind is refused by save_file, save and to_bytes", "[serialization]") {
+    SECTION("classic") {
+        auto filter = make_filled<bloom::bloom_filter<std::string>>(100);
+        require_moved_from_refused(filter);
+    }
+    SECTION("blocked") {
+        auto filter = make_filled<bloom::blocked_bloom_filter<std::uint64_t>>(100);
+        require_moved_from_refused(filter);
+    }
+    SECTION("counting") {
+        auto filter = make_filled<bloom::counting_bloom_filter<std::string>>(100);
+        require_moved_from_refused(filter);
+    }
+    SECTION("scalable") {
+        // Its moved-from state has no stage; a record without one is refused by the loader (nothing in it
+        // backs the size of the first stage an insert would add).
+        auto filter = make_scalable<std::uint64_t>(300);
+        require_moved_from_refused(filter);
+    }
+    SECTION("concurrent, classic and blocked") {
+        auto classic = make_filled<bloom::concurrent_bloom_filter<std::string>>(100);
+        require_moved_from_refused(classic);
+        auto blocked = make_filled<bloom::concurrent_blocked_bloom_filter<std::uint64_t>>(100);
+        require_moved_from_refused(blocked);
+    }
 }
 
 TEST_CASE("concurrent filters save as snapshots of their plain layout and load back", "[serialization]") {
@@ -757,6 +802,80 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
     }
 }
 
+TEST_CASE("a scalable record whose parameters and stages disagree throws format_error",
+          "[serialization][malformed][scalable]") {
+    using scalable = bloom::scalable_bloom_filter<std::uint64_t>;
+    scalable filter(100, 0.01, 7);
+    bloom_test::insert_keys(filter, 0, 1000);
+    REQUIRE(filter.stage_count() == 4);
+    const auto original = bloom::to_bytes(filter);
+    const auto stages = stage_offsets(original);
+    REQUIRE(stages.size() == 4);
+    const auto load = [](const std::vector<std::byte>& bytes) {
+        return format_error_of([&] { (void)bloom::from_bytes<scalable>(bytes.data(), bytes.size()); });
+    };
+    const auto contains = [](const std::string& message, const std::string& part) {
+        INFO("message: " << message << "\nexpected: " << part);
+        CHECK(message.find(part) != std::string::npos);
+    };
+
+    SECTION("the test's own resealing leaves a valid record as it was") {
+        auto bytes = original;
+        reseal_scalable(bytes);
+        CHECK(bytes == original);
+        CHECK(bloom::to_bytes(bloom::from_bytes<scalable>(bytes.data(), bytes.size())) == original);
+    }
+    SECTION("a first-stage capacity far above stage 0's") {
+        // Issue 14's crafted file: the next stage was sized from the header, 2^41 items (3 GB and more).
+        auto bytes = original;
+        put_le(bytes, 40, std::uint64_t{1} << 40, 8);
+        reseal_scalable(bytes);
+        const std::string message = load(bytes);
+        contains(message, "stage 0 holds 100 items");
+        contains(message, "expected_items");
+    }
+    SECTION("a header and stage 0 that claim more items than stage 0's bits hold") {
+        auto bytes = original;
+        put_le(bytes, 40, 1'000'000, 8);
+        put_le(bytes, stages[0] + 40, 1'000'000, 8);
+        reseal_scalable(bytes);
+        contains(load(bytes), "stage 0 has bit_count");
+    }
+    SECTION("growth factors outside [1.5, 16]") {
+        for (const double growth : {1.0, 1.4, std::numeric_limits<double>::quiet_NaN(), 17.0, 1e300}) {
+            auto bytes = original;
+            put_le(bytes, 128, double_bits(growth), 8);
+            reseal_scalable(bytes);
+            INFO("growth factor " << growth);
+            contains(load(bytes), "growth_factor");
+        }
+    }
+    SECTION("a stage's capacity, rate or hash count other than the parameters give") {
+        auto bytes = original;
+        put_le(bytes, stages[1] + 40, 2 * le(bytes, stages[1] + 40, 8), 8);
+        reseal_scalable(bytes);
+        contains(load(bytes), "stage 1 holds 400 items");
+
+        bytes = original;
+        put_le(bytes, stages[2] + 48, double_bits(0.01), 8);
+        reseal_scalable(bytes);
+        contains(load(bytes), "stage 2 has false-positive rate 0.01");
+
+        bytes = original;
+        put_le(bytes, stages[3] + 12, le(bytes, stages[3] + 12, 4) + 2, 4);
+        reseal_scalable(bytes);
+        contains(load(bytes), "stage 3 has hash_count");
+    }
+    SECTION("a record without stages, as earlier versions saved a moved-from filter") {
+        std::vector<std::byte> bytes(original.begin(), original.begin() + 128 + 24 + 8);
+        put_le(bytes, 56, 0, 8);  // item count
+        put_le(bytes, 64, 24, 8); // payload: the parameters alone
+        put_le(bytes, 144, 0, 8); // stage count
+        reseal(bytes);
+        contains(load(bytes), "stage count 0");
+    }
+}
+
 TEST_CASE("a record that promises more than the input holds allocates nothing",
           "[serialization][malformed]") {
     // A 40-byte file cannot even hold a header; a whole header claiming 2^60 bits with nothing behind it
@@ -912,6 +1031,183 @@ TEST_CASE("inspect reads a record's header without loading it", "[serialization]
     CHECK_THROWS_AS(bloom::inspect(bytes.data(), bytes.size() - 1), bloom::format_error);
     const auto scalable = bloom::to_bytes(make_scalable<std::uint64_t>(100));
     CHECK(bloom::inspect(scalable.data(), scalable.size()).kind == bloom::filter_kind::scalable);
+}
+
+// ---- streams and files that fail ----
+
+namespace {
+
+/// A read buffer that hands out `data`, then fails as a disk would: its underflow throws.
+class failing_read_buffer : public std::streambuf {
+  public:
+    explicit failing_read_buffer(std::string data) : m_data(std::move(data)) {
+        setg(m_data.data(), m_data.data(), m_data.data() + m_data.size());
+    }
+
+  protected:
+    int_type underflow() override { throw std::runtime_error("the disk failed"); }
+
+  private:
+    std::string m_data;
+};
+
+/// A write buffer of `capacity` bytes that fails once full (overflow returns eof); its sync, which a
+/// flush calls, fails if `sync_fails`.
+class failing_write_buffer : public std::streambuf {
+  public:
+    failing_write_buffer(std::size_t capacity, bool sync_fails)
+        : m_bytes(capacity), m_sync_fails(sync_fails) {
+        setp(m_bytes.data(), m_bytes.data() + m_bytes.size());
+    }
+    std::size_t written() const { return static_cast<std::size_t>(pptr() - pbase()); }
+
+  protected:
+    int_type overflow(int_type) override { return traits_type::eof(); }
+    int sync() override { return m_sync_fails ? -1 : 0; }
+
+  private:
+    std::vector<char> m_bytes;
+    bool m_sync_fails;
+};
+
+std::string as_text(const std::vector<std::byte>& bytes, std::size_t size) {
+    return std::string(reinterpret_cast<const char*>(bytes.data()), size);
+}
+
+template <class Call>
+std::error_code file_error_of(Call&& call) {
+    try {
+        call();
+    } catch (const std::filesystem::filesystem_error& error) {
+        return error.code();
+    }
+    FAIL("expected std::filesystem::filesystem_error");
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("load from a stream that throws on failure still throws only format_error",
+          "[serialization][malformed]") {
+    constexpr auto mask = std::ios::failbit | std::ios::badbit;
+    using classic = bloom::bloom_filter<std::string>;
+    using scalable = bloom::scalable_bloom_filter<std::string>;
+    const auto classic_bytes = bloom::to_bytes(make_filled<classic>(40));
+    const auto scalable_bytes = bloom::to_bytes(make_scalable<std::string>(300));
+
+    SECTION("every truncation") {
+        for (std::size_t size = 0; size < scalable_bytes.size(); ++size) {
+            INFO(size << " bytes");
+            std::istringstream stream(as_text(scalable_bytes, size));
+            stream.exceptions(mask);
+            CHECK_THROWS_AS((void)bloom::load<scalable>(stream), bloom::format_error);
+            CHECK(stream.exceptions() == mask);
+            CHECK(stream.fail());
+            if (size < classic_bytes.size()) {
+                std::istringstream classic_stream(as_text(classic_bytes, size));
+                classic_stream.exceptions(mask);
+                CHECK_THROWS_AS((void)bloom::load<classic>(classic_stream), bloom::format_error);
+            }
+        }
+    }
+    SECTION("a corrupt record, and a whole one after it") {
+        auto corrupt = classic_bytes;
+        corrupt[130] ^= std::byte{1};
+        std::istringstream stream(as_text(corrupt, corrupt.size()) +
+                                  as_text(classic_bytes, classic_bytes.size()));
+        stream.exceptions(mask);
+        CHECK_THROWS_AS((void)bloom::load<classic>(stream), bloom::format_error);
+        CHECK(bloom::to_bytes(bloom::load<classic>(stream)) == classic_bytes);
+        CHECK(stream.good());
+        CHECK(stream.exceptions() == mask);
+    }
+    SECTION("a read that fails part way") {
+        failing_read_buffer buffer(as_text(classic_bytes, 100));
+        std::istream stream(&buffer);
+        stream.exceptions(mask);
+        const std::string message = format_error_of([&] { (void)bloom::load<classic>(stream); });
+        CHECK(message.find("read error") != std::string::npos);
+        CHECK(stream.bad());
+        CHECK(stream.exceptions() == mask);
+    }
+}
+
+TEST_CASE("save reports a stream whose write or flush fails", "[serialization]") {
+    const auto filter = make_filled<bloom::bloom_filter<std::string>>(100);
+    const auto bytes = bloom::to_bytes(filter);
+    SECTION("a write that fails stops the save") {
+        failing_write_buffer buffer(100, false);
+        std::ostream out(&buffer);
+        CHECK_THROWS_AS(bloom::save(filter, out), std::ios_base::failure);
+        CHECK(buffer.written() <= 100);
+        std::ostream throwing(&buffer);
+        throwing.exceptions(std::ios::badbit);
+        CHECK_THROWS_AS(bloom::save(filter, throwing), std::ios_base::failure);
+    }
+    SECTION("a flush that fails after every write succeeded") {
+        failing_write_buffer buffer(1 << 16, true);
+        std::ostream out(&buffer);
+        try {
+            bloom::save(filter, out);
+            FAIL("expected std::ios_base::failure");
+        } catch (const std::ios_base::failure& error) {
+            CHECK(std::string(error.what()).find("flush") != std::string::npos);
+        }
+        CHECK(buffer.written() == bytes.size());
+    }
+    SECTION("a stream that works takes the whole record") {
+        failing_write_buffer buffer(1 << 16, false);
+        std::ostream out(&buffer);
+        bloom::save(filter, out);
+        CHECK(buffer.written() == bytes.size());
+        CHECK(out.good());
+    }
+}
+
+TEST_CASE("load_file reports the error the system gave, not always ENOENT", "[serialization][file]") {
+    using classic = bloom::bloom_filter<std::string>;
+    scratch_directory directory;
+    const auto path = directory.path() / "filter.bloom";
+    // bloom::detail::read_file_bytes is how load_file reads where there is no mmap; on this platform it
+    // is checked directly.
+    const auto read_without_mmap = [](const std::filesystem::path& file) {
+        return [file] { (void)bloom::detail::read_file_bytes(file, "bloom::load_file"); };
+    };
+
+    SECTION("a missing file: ENOENT") {
+        CHECK(file_error_of([&] { (void)bloom::load_file<classic>(path); }) ==
+              std::errc::no_such_file_or_directory);
+        CHECK(file_error_of(read_without_mmap(path)) == std::errc::no_such_file_or_directory);
+    }
+    SECTION("a directory: EISDIR") {
+        CHECK(file_error_of([&] { (void)bloom::load_file<classic>(directory.path()); }) ==
+              std::errc::is_a_directory);
+        CHECK(file_error_of(read_without_mmap(directory.path())) == std::errc::is_a_directory);
+    }
+    SECTION("a path through a regular file: ENOTDIR, whatever the privileges") {
+        bloom::save_file(make_filled<classic>(10), path);
+        CHECK(file_error_of([&] { (void)bloom::load_file<classic>(path / "filter.bloom"); }) ==
+              std::errc::not_a_directory);
+        CHECK(file_error_of(read_without_mmap(path / "filter.bloom")) == std::errc::not_a_directory);
+    }
+    SECTION("a file without read permission: EACCES, unless the tests run with the privilege to read it") {
+        bloom::save_file(make_filled<classic>(10), path);
+        std::filesystem::permissions(path, std::filesystem::perms::none);
+        if (std::ifstream(path)) {
+            WARN("the file is readable without permission (running as root?): EACCES cannot be checked");
+        } else {
+            CHECK(file_error_of([&] { (void)bloom::load_file<classic>(path); }) ==
+                  std::errc::permission_denied);
+            CHECK(file_error_of(read_without_mmap(path)) == std::errc::permission_denied);
+        }
+    }
+    SECTION("a readable file: every byte") {
+        const auto filter = make_filled<classic>(5000);
+        bloom::save_file(filter, path);
+        const auto bytes = bloom::detail::read_file_bytes(path, "bloom::load_file");
+        CHECK(bytes.size() == read_file_bytes(path).size());
+        CHECK(std::memcmp(bytes.data(), read_file_bytes(path).data(), bytes.size()) == 0);
+    }
 }
 
 #if defined(__cpp_lib_span)

@@ -18,7 +18,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <iterator>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -738,6 +741,35 @@ class counting_allocator {
 
   private:
     allocation_stats* m_stats;
+};
+
+/// A fresh directory under the system's temporary directory, removed when the test ends.
+class scratch_directory {
+  public:
+    scratch_directory() {
+        const auto base = std::filesystem::temp_directory_path();
+        for (unsigned attempt = 0;; ++attempt) {
+            m_path = base /
+                     ("bloom-test-" + std::to_string(std::random_device{}()) + "-" + std::to_string(attempt));
+            if (std::filesystem::create_directory(m_path)) {
+                break;
+            }
+        }
+    }
+    scratch_directory(const scratch_directory&) = delete;
+    scratch_directory& operator=(const scratch_directory&) = delete;
+    ~scratch_directory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_path, ignored);
+    }
+    const std::filesystem::path& path() const { return m_path; }
+    std::size_t entry_count() const {
+        return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(m_path),
+                                                      std::filesystem::directory_iterator()));
+    }
+
+  private:
+    std::filesystem::path m_path;
 };
 
 } // namespace bloom_test

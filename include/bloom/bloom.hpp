@@ -20,8 +20,9 @@
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
 // arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
-// load, docs/FORMAT.md), <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved
-// file), <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// load, docs/FORMAT.md), <bloom/update_file.hpp> (change a saved filter under a lock),
+// <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved file),
+// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
 // <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
@@ -41,6 +42,7 @@
 #include "bloom/scalable_bloom_filter.hpp"
 #include "bloom/serialization.hpp"
 #include "bloom/sizing.hpp"
+#include "bloom/update_file.hpp"
 #include "bloom/version.hpp"
 
 #endif // BLOOM_BLOOM_HPP

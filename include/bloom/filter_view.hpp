@@ -18,6 +18,11 @@
 // it is in use. Opening checks the checksum by reading the whole record once; bloom::checksum::skip opens
 // in O(1) for callers who trust the bytes (the header is still checked, and lookups never read outside
 // the record whatever its words hold).
+//
+// Over a bloom::mapped_file, "not change" is a promise about other processes too: a file replaced by a
+// rename (bloom::save_file, bloom::update_file, the bloom tool) leaves the view answering from the old
+// file; a file truncated in place makes the view's next lookup past the new end raise SIGBUS, and one
+// rewritten in place changes its answers unchecked (see <bloom/mapped_file.hpp>).
 
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"

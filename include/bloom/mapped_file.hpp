@@ -12,6 +12,14 @@
 //
 // The mapping lives as long as the mapped_file: keep it alive while any view of it is in use. Available
 // where <sys/mman.h> is (Linux, macOS, the BSDs); BLOOM_HAS_MAPPED_FILE says so.
+//
+// When another process changes the file: a file replaced the safe way (bloom::save_file and
+// bloom::update_file write a new file and rename it over the old one) leaves the mapping on the old file,
+// whole and unchanged, until you map the path again. A file truncated or rewritten in place is the
+// mapping's own pages: lookups then read the new bytes (wrong answers, unchecked) or, for pages past the
+// new end, the process receives SIGBUS and dies. Update mapped files only by renaming a new file over
+// them; to survive files that others may truncate, read them into memory (bloom::load_file of a copy,
+// or from_bytes over bytes read with read(2)) instead of mapping them.
 
 #include <cstddef>
 #include <filesystem>

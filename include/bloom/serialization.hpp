@@ -32,6 +32,7 @@
 #include "bloom/mapped_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -41,6 +42,7 @@
 #include <limits>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -48,6 +50,67 @@
 #endif
 
 namespace bloom {
+namespace detail {
+
+/// Clears a stream's exception mask while it lives and restores it after, so that a loader sees a short
+/// or failed read as a count of bytes and reports it as bloom::format_error, never as the
+/// std::ios_base::failure the mask would raise. Restoring the mask of a stream left failed raises that
+/// failure itself (exceptions() calls clear(rdstate())): the mask and the state are kept and the throw is
+/// swallowed, as a destructor must, while the loader's format_error propagates.
+class stream_exceptions_suspended {
+  public:
+    explicit stream_exceptions_suspended(std::ios& stream) : m_stream(stream), m_mask(stream.exceptions()) {
+        stream.exceptions(std::ios::goodbit);
+    }
+    stream_exceptions_suspended(const stream_exceptions_suspended&) = delete;
+    stream_exceptions_suspended& operator=(const stream_exceptions_suspended&) = delete;
+    ~stream_exceptions_suspended() {
+        try {
+            m_stream.exceptions(m_mask);
+        } catch (const std::ios_base::failure&) {
+        }
+    }
+
+  private:
+    std::ios& m_stream;
+    std::ios::iostate m_mask;
+};
+
+/// Every byte of the file at `path`, read through the standard library: load_file's way where there is no
+/// mmap. Throws std::filesystem::filesystem_error from `where` with the error the system reported.
+[[nodiscard]] inline std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path,
+                                                                const char* where) {
+    // A directory opens for reading on POSIX systems and fails only at the first read, with an error a
+    // stream does not keep: named here, as EISDIR.
+    std::error_code status_error;
+    if (std::filesystem::is_directory(path, status_error)) {
+        throw_file_error(where, "cannot read", path, EISDIR);
+    }
+    // std::filebuf opens through the C library (fopen or open) in libstdc++, libc++ and Microsoft's
+    // library, which report why in errno; EIO stands in should one not.
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw_file_error(where, "cannot open", path, errno != 0 ? errno : EIO);
+    }
+    // Read to the end rather than to a size asked beforehand, which the file may no longer have.
+    std::vector<unsigned char> bytes;
+    constexpr std::size_t smallest_read = std::size_t{1} << 16;
+    while (in) {
+        const std::size_t offset = bytes.size();
+        bytes.resize(offset + std::max(smallest_read, offset));
+        errno = 0;
+        in.read(reinterpret_cast<char*>(bytes.data() + offset),
+                static_cast<std::streamsize>(bytes.size() - offset));
+        bytes.resize(offset + static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad()) {
+        throw_file_error(where, "cannot read", path, errno != 0 ? errno : EIO);
+    }
+    return bytes;
+}
+
+} // namespace detail
 
 /// The kinds of filter a saved record can hold (header byte 10 of docs/FORMAT.md).
 enum class filter_kind { classic = 1, blocked = 2, counting = 3, scalable = 4 };
@@ -96,22 +159,29 @@ struct saved_filter_info {
     return info;
 }
 
-/// Writes `filter` to `out` as one record of docs/FORMAT.md. Throws std::ios_base::failure if the stream
-/// fails, std::invalid_argument if the filter's hash count exceeds the format's limit (4096).
+/// Writes `filter` to `out` as one record of docs/FORMAT.md, then flushes `out`, so that an error the
+/// buffer held back is reported here. Throws std::ios_base::failure if a write or the flush fails (or the
+/// stream has already failed), std::invalid_argument if the filter is moved-from (checked before anything
+/// is written) or its hash count exceeds the format's limit (4096).
 template <class Filter>
 void save(const Filter& filter, std::ostream& out) {
+    detail::check_savable(filter, "bloom::save");
+    // Stops at the first failed write: the rest would be neither written nor worth hashing.
     const auto sink = [&out](const unsigned char* data, std::size_t size) {
-        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+        if (!out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size))) {
+            throw std::ios_base::failure("bloom::save: the stream failed while writing");
+        }
     };
     detail::write_record(sink, filter, detail::host_word_order);
-    if (!out) {
-        throw std::ios_base::failure("bloom::save: the stream failed while writing");
+    if (!out.flush()) {
+        throw std::ios_base::failure("bloom::save: the stream failed while flushing");
     }
 }
 
-/// The record of `filter` as bytes: what save() writes.
+/// The record of `filter` as bytes: what save() writes. Throws std::invalid_argument as save() does.
 template <class Filter>
 [[nodiscard]] std::vector<std::byte> to_bytes(const Filter& filter) {
+    detail::check_savable(filter, "bloom::to_bytes");
     std::vector<std::byte> bytes;
     const auto sink = [&bytes](const unsigned char* data, std::size_t size) {
         const auto* first = reinterpret_cast<const std::byte*>(data);
@@ -147,19 +217,28 @@ from_bytes(std::span<const std::byte> bytes,
 /// Reads one record from `in` into a Filter and leaves the stream just past it, so records can follow
 /// one another in a stream. Holds the record's bytes while it builds the filter (load_file maps the file
 /// instead), growing its buffer only as bytes arrive: a header that promises more than the stream has
-/// costs no more memory than the stream's bytes. Throws bloom::format_error as from_bytes does.
+/// costs no more memory than the stream's bytes. Throws bloom::format_error as from_bytes does, and for a
+/// short or failed read, whatever exceptions() `in` has enabled (a short read leaves `in` failed).
 template <class Filter>
 [[nodiscard]] Filter
 load(std::istream& in, const typename Filter::hasher& hash_function = typename Filter::hasher(),
      const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
     constexpr const char* where = "bloom::load";
+    const detail::stream_exceptions_suspended suspended(in);
     std::vector<unsigned char> bytes(detail::record_header_bytes);
     const auto read = [&in, &bytes](std::size_t offset, std::size_t count) {
         in.read(reinterpret_cast<char*>(bytes.data() + offset), static_cast<std::streamsize>(count));
         return static_cast<std::size_t>(in.gcount());
     };
+    const auto read_error = [&in]() -> std::string {
+        return in.bad() ? " (the stream reported a read error)" : "";
+    };
     const std::size_t header_read = read(0, bytes.size());
     if (header_read < detail::record_header_bytes) {
+        if (in.bad()) {
+            detail::throw_format_error(where, "the stream reported a read error after " +
+                                                  std::to_string(header_read) + " bytes");
+        }
         bytes.resize(header_read);
     }
     // Checks magic, version and header checksum; the size check is made below, as bytes arrive.
@@ -182,29 +261,42 @@ load(std::istream& in, const typename Filter::hasher& hash_function = typename F
         bytes.resize(offset + wanted);
         const std::size_t got = read(offset, wanted);
         if (got < wanted) {
-            detail::throw_format_error(where,
-                                       "truncated: the header promises " + std::to_string(payload_bytes) +
-                                           " payload bytes and an 8-byte checksum, the stream ends after " +
-                                           std::to_string(offset + got - detail::record_header_bytes));
+            detail::throw_format_error(
+                where, "truncated: the header promises " + std::to_string(payload_bytes) +
+                           " payload bytes and an 8-byte checksum, the stream ends after " +
+                           std::to_string(offset + got - detail::record_header_bytes) + read_error());
         }
     }
     return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
                                        detail::host_word_order, where);
 }
 
+/// What save_file does when `path` exists: replace it, or (create_new) fail with an EEXIST
+/// filesystem_error, decided at the moment the new file is put in place, so two processes creating one
+/// path never replace each other's file.
+enum class save_mode { replace, create_new };
+
 /// Saves `filter` to `path` atomically: writes a temporary file in the same directory, flushes it to disk
-/// and renames it over `path`, so a crash mid-save leaves the previous file intact. A replaced file keeps
-/// its permissions. Throws std::filesystem::filesystem_error naming the file on any I/O failure.
+/// and renames it over `path`, so a crash mid-save leaves the previous file intact. A symbolic link is
+/// followed (the link keeps naming the new file); a path that is a directory, device, FIFO or socket is
+/// refused before anything is written; another hard link of a replaced file keeps the old content. A
+/// replaced file keeps its permissions; a temporary file left by a writer that died is removed. Throws
+/// std::filesystem::filesystem_error naming the file on any I/O failure, std::invalid_argument as save()
+/// does (a moved-from filter before any file is touched). To change a saved filter without
+/// losing a concurrent writer's changes, see bloom::update_file.
 template <class Filter>
-void save_file(const Filter& filter, const std::filesystem::path& path) {
+void save_file(const Filter& filter, const std::filesystem::path& path, save_mode mode = save_mode::replace) {
+    detail::check_savable(filter, "bloom::save_file");
     detail::write_file_atomically(
         path, [&filter](const auto& sink) { detail::write_record(sink, filter, detail::host_word_order); },
-        "bloom::save_file");
+        "bloom::save_file",
+        mode == save_mode::create_new ? detail::write_mode::create_new : detail::write_mode::replace);
 }
 
 /// Loads the Filter saved at `path` (maps the file where mmap exists, so it is read once, without a
-/// second copy). Throws std::filesystem::filesystem_error if the file cannot be read, bloom::format_error
-/// naming the file and the problem if its contents are not a valid filter of this type.
+/// second copy). Throws std::filesystem::filesystem_error with the system's error (ENOENT, EACCES,
+/// EISDIR, ...) if the file cannot be read, bloom::format_error naming the file and the problem if its
+/// contents are not a valid filter of this type.
 template <class Filter>
 [[nodiscard]] Filter
 load_file(const std::filesystem::path& path,
@@ -212,18 +304,16 @@ load_file(const std::filesystem::path& path,
           const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
     const std::string where = "bloom::load_file: " + path.string();
 #if defined(BLOOM_HAS_MAPPED_FILE)
+    // A directory opens, and mmap then fails with ENODEV: name the real problem.
+    std::error_code status_error;
+    if (std::filesystem::is_directory(path, status_error)) {
+        detail::throw_file_error("bloom::load_file", "cannot read", path, EISDIR);
+    }
     const mapped_file file(path);
     return detail::read_record<Filter>(reinterpret_cast<const unsigned char*>(file.data()), file.size(),
                                        hash_function, allocator, detail::host_word_order, where.c_str());
 #else
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        detail::throw_file_error("bloom::load_file", "cannot open", path, ENOENT);
-    }
-    const std::uintmax_t size = std::filesystem::file_size(path);
-    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    const std::vector<unsigned char> bytes = detail::read_file_bytes(path, "bloom::load_file");
     return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
                                        detail::host_word_order, where.c_str());
 #endif

@@ -54,8 +54,9 @@
 // (the classic filter), <bloom/blocked_bloom_filter.hpp> (one cache line per item, SIMD),
 // <bloom/counting_bloom_filter.hpp> (counters: remove), <bloom/scalable_bloom_filter.hpp> (grows as items
 // arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
-// load, docs/FORMAT.md), <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved
-// file), <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// load, docs/FORMAT.md), <bloom/update_file.hpp> (change a saved filter under a lock),
+// <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved file),
+// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
 // <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
@@ -4308,6 +4309,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 // it is in use. Opening checks the checksum by reading the whole record once; bloom::checksum::skip opens
 // in O(1) for callers who trust the bytes (the header is still checked, and lookups never read outside
 // the record whatever its words hold).
+//
+// Over a bloom::mapped_file, "not change" is a promise about other processes too: a file replaced by a
+// rename (bloom::save_file, bloom::update_file, the bloom tool) leaves the view answering from the old
+// file; a file truncated in place makes the view's next lookup past the new end raise SIGBUS, and one
+// rewritten in place changes its answers unchecked (see <bloom/mapped_file.hpp>).
 
 // ======== include/bloom/detail/file_format.hpp ======================================
 #ifndef BLOOM_DETAIL_FILE_FORMAT_HPP
@@ -4896,6 +4902,14 @@ class blocked_bloom_filter_view
 //
 // The mapping lives as long as the mapped_file: keep it alive while any view of it is in use. Available
 // where <sys/mman.h> is (Linux, macOS, the BSDs); BLOOM_HAS_MAPPED_FILE says so.
+//
+// When another process changes the file: a file replaced the safe way (bloom::save_file and
+// bloom::update_file write a new file and rename it over the old one) leaves the mapping on the old file,
+// whole and unchanged, until you map the path again. A file truncated or rewritten in place is the
+// mapping's own pages: lookups then read the new bytes (wrong answers, unchecked) or, for pages past the
+// new end, the process receives SIGBUS and dies. Update mapped files only by renaming a new file over
+// them; to survive files that others may truncate, read them into memory (bloom::load_file of a copy,
+// or from_bytes over bytes read with read(2)) instead of mapping them.
 
 #include <cstddef>
 #include <filesystem>
@@ -5760,6 +5774,27 @@ class split_block_filter {
 #include <vector>
 
 namespace bloom {
+namespace detail {
+
+/// Stage `index` of a scalable filter before its capacity is rounded: n0 s^i items at rate p (1 - r) r^i
+/// (Almeida et al. 2007, section 4). From the closed form rather than by repeated multiplication, so no
+/// rounding accumulates over the stages. The filter sizes its stages by it and the loader checks saved
+/// stages against it.
+struct scalable_stage_target {
+    double capacity;
+    double rate;
+};
+
+[[nodiscard]] inline scalable_stage_target scalable_stage(std::uint64_t initial_capacity,
+                                                          double false_positive_rate, double growth_factor,
+                                                          double tightening_ratio,
+                                                          std::size_t index) noexcept {
+    const double exponent = static_cast<double>(index);
+    return {static_cast<double>(initial_capacity) * std::pow(growth_factor, exponent),
+            false_positive_rate * (1.0 - tightening_ratio) * std::pow(tightening_ratio, exponent)};
+}
+
+} // namespace detail
 
 /// A scalable Bloom filter of T: classic bloom_filter stages of growing capacity and tightening rate.
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
@@ -5778,10 +5813,22 @@ class scalable_bloom_filter {
     /// The type of one stage.
     using stage_type = bloom_filter<T, Hasher, Allocator>;
 
+    /// The smallest growth factor s accepted. Items from n0 to n take log(n / n0) / log(s) stages and a
+    /// lookup of a non-member asks every one: at s = 1.5 that is 1.7 times the stages of the default s = 2,
+    /// at 1.1 it is 7.3 times, and at s = 1 the stage count grows with the items, so inserts take quadratic
+    /// time (issue 14: 60,000 inserts took 9.5 s).
+    static constexpr double min_growth_factor = 1.5;
+    /// The largest growth factor s accepted. Right after a stage is added, (s - 1) / s of the memory is that
+    /// empty stage (94% at 16); and the stage a loaded filter adds next is sized for s times the items of the
+    /// newest stage its file holds, so the bound keeps a small file from asking for a huge stage. Almeida et
+    /// al. use s = 2 and 4.
+    static constexpr double max_growth_factor = 16.0;
+
     /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
     /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
     /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
-    /// rate or tightening ratio outside (0, 1), or a growth factor below 1 or not finite.
+    /// rate or tightening ratio outside (0, 1), or a growth factor outside [min_growth_factor,
+    /// max_growth_factor] (NaN included).
     scalable_bloom_filter(std::uint64_t initial_capacity, double false_positive_rate,
                           std::uint64_t seed = default_seed, double growth_factor = 2.0,
                           double tightening_ratio = 0.5, const Hasher& hash_function = Hasher(),
@@ -6062,9 +6109,10 @@ class scalable_bloom_filter {
         }
         detail::check_rate(where, m_false_positive_rate);
         // Written so that NaN fails too.
-        if (!(m_growth_factor >= 1.0 && std::isfinite(m_growth_factor))) {
+        if (!(m_growth_factor >= min_growth_factor && m_growth_factor <= max_growth_factor)) {
             detail::throw_invalid_argument(where, "growth_factor",
-                                           "must be finite and at least 1, got " +
+                                           "must be in [" + detail::to_display(min_growth_factor) + ", " +
+                                               detail::to_display(max_growth_factor) + "], got " +
                                                detail::to_display(m_growth_factor));
         }
         if (!(m_tightening_ratio > 0.0 && m_tightening_ratio < 1.0)) {
@@ -6074,17 +6122,15 @@ class scalable_bloom_filter {
         }
     }
 
-    // Stage i: capacity round(n0 s^i), rate p (1 - r) r^i (Almeida et al. 2007, section 4). Both from
-    // the closed form rather than by repeated multiplication, so no rounding accumulates over the stages.
-    // A stage that cannot be represented is a container that cannot grow: std::length_error, as
-    // std::vector throws, not the std::invalid_argument the stage's own constructor would.
+    // Stage i: capacity round(n0 s^i), rate p (1 - r) r^i (detail::scalable_stage). A stage that cannot be
+    // represented is a container that cannot grow: std::length_error, as std::vector throws, not the
+    // std::invalid_argument the stage's own constructor would.
     void add_stage() {
         const std::size_t index = m_stages.size();
-        const double exponent = static_cast<double>(index);
-        const double capacity =
-            std::round(static_cast<double>(m_initial_capacity) * std::pow(m_growth_factor, exponent));
-        const double rate =
-            m_false_positive_rate * (1.0 - m_tightening_ratio) * std::pow(m_tightening_ratio, exponent);
+        const detail::scalable_stage_target target = detail::scalable_stage(
+            m_initial_capacity, m_false_positive_rate, m_growth_factor, m_tightening_ratio, index);
+        const double capacity = std::round(target.capacity);
+        const double rate = target.rate;
         const double bits = -capacity * std::log(rate) / (detail::ln2 * detail::ln2);
         const auto fail = [&](const std::string& what) {
             detail::throw_length_error(where, "cannot add stage " + std::to_string(index) + ": " + what);
@@ -6155,6 +6201,18 @@ class scalable_bloom_filter {
 // Replacing a file so that a crash at any moment leaves either the old file or the new one, never a mix
 // or nothing: write a temporary file in the same directory (rename is atomic only within a file system),
 // flush it to the disk, rename it over the target, then flush the directory so the rename itself lasts.
+//
+// What the rename replaces is settled before anything is written:
+// - a symbolic link is followed to its final target, and the temporary file goes beside the target: the
+//   link keeps pointing at the new file (renaming over the link itself would turn it into a regular file
+//   and the target would never change);
+// - a path that is a directory, device, FIFO or socket is refused: a rename would replace the node;
+// - another hard link of the target keeps the old content: the new file is a new inode (writing in place
+//   instead would let a crash leave half a filter under every name);
+// - create_new fails with EEXIST when the target exists at the moment the new file is linked in, so two
+//   creators never replace each other's file.
+// Temporary names are the target's name (cut to fit the 255-byte name limit) plus ".tmp-PID-N"; one left
+// by a writer that died is removed by the next write of that file.
 
 #include <atomic>
 #include <cerrno>
@@ -6164,8 +6222,12 @@ class scalable_bloom_filter {
 #include <system_error>
 
 #if defined(__unix__) || defined(__APPLE__)
+#    include <csignal>
+#    include <cstdio>
+#    include <dirent.h>
 #    include <fcntl.h>
 #    include <sys/stat.h>
+#    include <sys/types.h>
 #    include <unistd.h>
 #else
 #    include <fstream>
@@ -6179,23 +6241,152 @@ namespace bloom::detail {
                                             std::error_code(error, std::generic_category()));
 }
 
+/// Whether a write replaces an existing file or only ever creates a new one.
+enum class write_mode { replace, create_new };
+
+/// The part of a temporary name before the process id: the target's name, cut so that the whole name
+/// (plus ".tmp-", two 20-digit numbers and a dash) fits the common 255-byte limit of a file name.
+[[nodiscard]] inline std::string temporary_prefix(const std::filesystem::path& target) {
+    constexpr std::size_t longest_name = 255;
+    constexpr std::size_t suffix_room = 5 + 20 + 1 + 20;
+    std::string name = target.filename().string();
+    if (name.size() > longest_name - suffix_room) {
+        name.resize(longest_name - suffix_room);
+    }
+    return name + ".tmp-";
+}
+
 /// A name beside `target` that no other writer in this process or another one uses at the same time.
 [[nodiscard]] inline std::filesystem::path temporary_path_for(const std::filesystem::path& target,
                                                               unsigned long process_id) {
     static std::atomic<unsigned long> counter{0};
-    std::filesystem::path temporary = target;
-    temporary += ".tmp-" + std::to_string(process_id) + "-" + std::to_string(counter.fetch_add(1));
-    return temporary;
+    return target.parent_path() / (temporary_prefix(target) + std::to_string(process_id) + "-" +
+                                   std::to_string(counter.fetch_add(1)));
 }
 
 #if defined(__unix__) || defined(__APPLE__)
 
+/// "a directory", "a FIFO", ...: what a non-regular file is, for messages.
+[[nodiscard]] inline const char* file_type_name(mode_t mode) noexcept {
+    if (S_ISDIR(mode)) {
+        return "a directory";
+    }
+    if (S_ISCHR(mode) || S_ISBLK(mode)) {
+        return "a device";
+    }
+    if (S_ISFIFO(mode)) {
+        return "a FIFO";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "not a regular file";
+}
+
+/// The file a write of `path` must replace: `path` with every symbolic link followed (a link to a missing
+/// file names the file to create). Throws std::filesystem::filesystem_error if that is not a regular
+/// file, before anything is opened for writing.
+[[nodiscard]] inline std::filesystem::path write_target(const std::filesystem::path& path,
+                                                        const char* where) {
+    std::filesystem::path target = path;
+    for (int links = 0;; ++links) {
+        struct stat status {};
+        if (::lstat(target.c_str(), &status) != 0) {
+            if (errno == ENOENT) {
+                return target;
+            }
+            throw_file_error(where, "cannot inspect the file", path, errno);
+        }
+        if (S_ISLNK(status.st_mode)) {
+            if (links == 40) {
+                throw_file_error(where, "too many levels of symbolic links", path, ELOOP);
+            }
+            std::error_code error;
+            const std::filesystem::path next = std::filesystem::read_symlink(target, error);
+            if (error) {
+                throw_file_error(where, "cannot read the symbolic link", target, error.value());
+            }
+            target = next.is_absolute() ? next : target.parent_path() / next;
+            continue;
+        }
+        if (!S_ISREG(status.st_mode)) {
+            throw_file_error(where,
+                             std::string("is ") + file_type_name(status.st_mode) + ", not a regular file",
+                             path, S_ISDIR(status.st_mode) ? EISDIR : EINVAL);
+        }
+        return target;
+    }
+}
+
+/// Removes the temporary files of `target` left by writers that died before renaming them (their process
+/// no longer exists). Best effort: anything it cannot read or remove stays.
+inline void remove_abandoned_temporaries(const std::filesystem::path& target) {
+    const std::string prefix = temporary_prefix(target);
+    const std::filesystem::path directory = target.parent_path().empty() ? "." : target.parent_path();
+    DIR* const listing = ::opendir(directory.c_str());
+    if (listing == nullptr) {
+        return;
+    }
+    while (const dirent* entry = ::readdir(listing)) {
+        const std::string name = entry->d_name;
+        if (name.compare(0, prefix.size(), prefix) != 0) {
+            continue;
+        }
+        // PID-N: digits, a dash, digits.
+        const std::size_t dash = name.find('-', prefix.size());
+        if (dash == std::string::npos || dash == prefix.size() || dash + 1 == name.size() ||
+            name.find_first_not_of("0123456789", prefix.size()) != dash ||
+            name.find_first_not_of("0123456789", dash + 1) != std::string::npos ||
+            dash - prefix.size() > 10) {
+            continue;
+        }
+        const long process_id = std::stol(name.substr(prefix.size(), dash - prefix.size()));
+        if (process_id <= 0 || process_id == static_cast<long>(::getpid())) {
+            continue;
+        }
+        if (::kill(static_cast<pid_t>(process_id), 0) != 0 && errno == ESRCH) {
+            (void)::unlinkat(::dirfd(listing), entry->d_name, 0);
+        }
+    }
+    ::closedir(listing);
+}
+
+/// Puts the finished temporary file at `target` without replacing anything: a hard link fails with EEXIST
+/// if `target` exists at that moment. Returns 0 or the error.
+[[nodiscard]] inline int link_without_replacing(const std::filesystem::path& temporary,
+                                                const std::filesystem::path& target) noexcept {
+    if (::link(temporary.c_str(), target.c_str()) == 0) {
+        ::unlink(temporary.c_str());
+        return 0;
+    }
+    const int error = errno;
+#    if defined(__linux__) && defined(RENAME_NOREPLACE)
+    // File systems without hard links (FAT, some FUSE ones) still offer an exclusive rename on Linux.
+    if (error == EPERM || error == EOPNOTSUPP || error == ENOSYS) {
+        if (::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0) {
+            return 0;
+        }
+        return errno;
+    }
+#    endif
+    return error;
+}
+
 /// Writes `path` atomically with what `write(sink)` passes to its sink (a callable taking
-/// (const unsigned char*, std::size_t)). Throws std::filesystem::filesystem_error naming the file on
-/// any failure, and leaves no temporary file behind.
+/// (const unsigned char*, std::size_t)): through symbolic links to their target, refusing a target that
+/// is not a regular file, and (create_new) refusing to replace a file that exists when the new one is
+/// put in place. Throws std::filesystem::filesystem_error naming the file on any failure (EEXIST for an
+/// existing file under create_new), and leaves no temporary file behind.
 template <class Writer>
-void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where) {
-    const std::filesystem::path temporary = temporary_path_for(path, static_cast<unsigned long>(::getpid()));
+void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where,
+                           write_mode mode = write_mode::replace) {
+    const std::filesystem::path target = write_target(path, where);
+    if (mode == write_mode::create_new && ::access(target.c_str(), F_OK) == 0) {
+        throw_file_error(where, "already exists", path, EEXIST);
+    }
+    remove_abandoned_temporaries(target);
+    const std::filesystem::path temporary =
+        temporary_path_for(target, static_cast<unsigned long>(::getpid()));
     const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (descriptor < 0) {
         throw_file_error(where, "cannot create a temporary file beside the target", temporary, errno);
@@ -6209,7 +6400,8 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
     };
     // Replacing a file keeps its permissions.
     struct stat existing {};
-    if (::stat(path.c_str(), &existing) == 0 && ::fchmod(descriptor, existing.st_mode & 07777) != 0) {
+    if (mode == write_mode::replace && ::stat(target.c_str(), &existing) == 0 &&
+        ::fchmod(descriptor, existing.st_mode & 07777) != 0) {
         abandon("cannot copy the permissions of the file it replaces", errno);
     }
     const auto sink = [&](const unsigned char* data, std::size_t size) {
@@ -6242,12 +6434,19 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
         ::unlink(temporary.c_str());
         throw_file_error(where, "cannot close", path, error);
     }
-    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    if (mode == write_mode::create_new) {
+        const int error = link_without_replacing(temporary, target);
+        if (error != 0) {
+            ::unlink(temporary.c_str());
+            throw_file_error(where, error == EEXIST ? "already exists" : "cannot put the new file in place",
+                             path, error);
+        }
+    } else if (::rename(temporary.c_str(), target.c_str()) != 0) {
         const int error = errno;
         ::unlink(temporary.c_str());
         throw_file_error(where, "cannot rename the temporary file over the target", path, error);
     }
-    std::filesystem::path directory = path.parent_path();
+    std::filesystem::path directory = target.parent_path();
     if (directory.empty()) {
         directory = ".";
     }
@@ -6265,7 +6464,11 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
 /// target (std::filesystem::rename replaces it). Without a POSIX fsync the data may still sit in the
 /// operating system's cache when this returns.
 template <class Writer>
-void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where) {
+void write_file_atomically(const std::filesystem::path& path, Writer&& write, const char* where,
+                           write_mode mode = write_mode::replace) {
+    if (mode == write_mode::create_new && std::filesystem::exists(path)) {
+        throw_file_error(where, "already exists", path, EEXIST);
+    }
     const std::filesystem::path temporary = temporary_path_for(path, 0);
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -6312,6 +6515,7 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
 // parameter: the host's order in real use, the other one in the test that simulates a big-endian host on
 // a little-endian one through this same code.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -6396,6 +6600,19 @@ struct is_recordable : std::false_type {};
 template <class Filter>
 struct is_recordable<Filter, std::void_t<decltype(record_traits<Filter>::kind)>> : std::true_type {};
 
+/// Throws std::invalid_argument from `where` if `filter` is moved-from. Its record would hold no bits (no
+/// stage), which every loader refuses: saving it would replace a good file with one that never loads.
+template <class Filter>
+void check_savable(const Filter& filter, const char* where) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    if (record_traits<Filter>::is_moved_from(filter)) {
+        throw_invalid_argument(where, "filter",
+                               "is moved-from (empty): it holds no bits, and no loader accepts the record it "
+                               "would write");
+    }
+}
+
 /// Writes a bit-array filter (classic, blocked, counting) as one record.
 template <class Filter, class Sink>
 void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, unsigned counter_bits,
@@ -6469,6 +6686,7 @@ template <class Filter, record_kind Kind, unsigned CounterBits = 0>
 struct bit_array_record_traits {
     static constexpr record_kind kind = Kind;
 
+    static bool is_moved_from(const Filter& filter) noexcept { return filter.bit_count() == 0; }
     static std::uint64_t size(const Filter& filter) noexcept {
         return record_header_bytes + std::uint64_t{filter.word_count()} * 8 + record_checksum_bytes;
     }
@@ -6502,12 +6720,79 @@ struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
 /// stage as a complete classic record.
 inline constexpr std::size_t scalable_parameter_bytes = 24;
 
+/// Checks that stage `index` of a scalable record, whose header is `stage`, is the stage `filter` (the
+/// record's parameters, checked) would have made: n0 s^i items rounded, rate p (1 - r) r^i, and the shape a
+/// classic filter of those gets. What a loaded filter allocates as it grows follows from the parameters, so
+/// stages that agree with them tie that to the bytes of the file. The tolerances admit files written on
+/// another platform, whose std::pow and std::log may differ from this one's in the last bits: one part in
+/// 10^12 on the capacity (besides its rounding to an integer) and on the rate; one bit either side of the
+/// bit counts that sizing gives (from optimal_bit_count, which files written before small filters got extra
+/// bits hold, to optimal_geometry); and k either integer next to (m / n) ln 2.
+template <class Filter>
+void check_scalable_stage(const Filter& filter, const record_header& stage, std::uint64_t index,
+                          const char* where) {
+    constexpr double tolerance = 1e-12;
+    const std::string name = "stage " + std::to_string(index);
+    const scalable_stage_target target =
+        scalable_stage(filter.initial_capacity(), filter.target_false_positive_rate(), filter.growth_factor(),
+                       filter.tightening_ratio(), static_cast<std::size_t>(index));
+    const auto capacity = static_cast<double>(stage.expected_items);
+    constexpr double two_to_64 = 18446744073709551616.0;
+    if (!(target.capacity < two_to_64 &&
+          std::fabs(capacity - target.capacity) <= 0.5 + tolerance * target.capacity)) {
+        throw_format_error(where,
+                           name + " holds " + std::to_string(stage.expected_items) + " items, not the " +
+                               to_display(target.capacity) +
+                               " that expected_items n0 = " + std::to_string(filter.initial_capacity()) +
+                               " and growth_factor s = " + to_display(filter.growth_factor()) +
+                               " give (n0 s^" + std::to_string(index) + ")");
+    }
+    const double rate = stage.target_false_positive_rate;
+    if (!(std::fabs(rate - target.rate) <= tolerance * target.rate)) {
+        throw_format_error(where, name + " has false-positive rate " + to_display(rate) + ", not the " +
+                                      to_display(target.rate) + " that the target rate p = " +
+                                      to_display(filter.target_false_positive_rate()) +
+                                      " and tightening_ratio r = " + to_display(filter.tightening_ratio()) +
+                                      " give (p (1 - r) r^" + std::to_string(index) + ")");
+    }
+    std::uint64_t fewest = 0, most = 0;
+    try {
+        // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
+        fewest = optimal_bit_count(stage.expected_items, rate);
+        if (stage.bit_count + 1 >= fewest) {
+            most = optimal_geometry(stage.expected_items, rate).bit_count;
+        }
+    } catch (const std::invalid_argument& error) {
+        throw_format_error(where, name + " cannot be sized: " + error.what());
+    }
+    if (!(stage.bit_count + 1 >= fewest && stage.bit_count <= most + 1)) {
+        throw_format_error(where, name + " has bit_count " + std::to_string(stage.bit_count) + "; " +
+                                      std::to_string(stage.expected_items) + " items at rate " +
+                                      to_display(rate) + " take " + std::to_string(fewest) +
+                                      (most > fewest ? " to " + std::to_string(most) : std::string()) +
+                                      " bits");
+    }
+    const double ideal =
+        static_cast<double>(stage.bit_count) / static_cast<double>(stage.expected_items) * ln2;
+    const double below = std::fmax(std::floor(ideal), 1.0);
+    const double above = std::fmax(std::ceil(ideal), 1.0);
+    const auto hash_count = static_cast<double>(stage.hash_count);
+    if (hash_count != below && hash_count != above) {
+        throw_format_error(where, name + " has hash_count " + std::to_string(stage.hash_count) + "; " +
+                                      std::to_string(stage.bit_count) + " bits for " +
+                                      std::to_string(stage.expected_items) + " items take " +
+                                      to_display(below) + (above != below ? " or " + to_display(above) : "") +
+                                      " ((m / n) ln 2 = " + to_display(ideal) + ")");
+    }
+}
+
 template <class T, class Hasher, class Allocator>
 struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
     using filter_type = scalable_bloom_filter<T, Hasher, Allocator>;
     using stage_traits = record_traits<typename filter_type::stage_type>;
     static constexpr record_kind kind = record_kind::scalable;
 
+    static bool is_moved_from(const filter_type& filter) noexcept { return filter.stage_count() == 0; }
     static std::uint64_t size(const filter_type& filter) noexcept {
         std::uint64_t total = record_header_bytes + scalable_parameter_bytes + record_checksum_bytes;
         for (std::size_t i = 0; i < filter.stage_count(); ++i) {
@@ -6562,6 +6847,11 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
         const std::uint64_t stage_count = load_little_endian(cursor + 16, 8);
         cursor += scalable_parameter_bytes;
         std::size_t remaining = static_cast<std::size_t>(header.payload_bytes) - scalable_parameter_bytes;
+        // A record without stages (earlier versions saved moved-from filters so) holds no items, and nothing
+        // in it backs the first stage's capacity that its first insert would allocate.
+        if (stage_count == 0) {
+            throw_format_error(where, "stage count 0: a scalable record holds at least one stage");
+        }
         // Each stage takes at least a header, one word and a checksum: a count the payload cannot hold is
         // refused before anything is reserved.
         if (stage_count > remaining / (record_header_bytes + 8 + record_checksum_bytes)) {
@@ -6587,6 +6877,7 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
             }
             stages.push_back(
                 stage_traits::read(cursor, stage_header, hash_function, allocator, order, where));
+            check_scalable_stage(filter, stage_header, i, where);
             item_total += stage_header.item_count;
             const std::size_t used = record_size(stage_header);
             cursor += used;
@@ -6611,6 +6902,7 @@ struct record_traits<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>
     using plain_traits = record_traits<typename filter_type::plain_filter_type>;
     static constexpr record_kind kind = plain_traits::kind;
 
+    static bool is_moved_from(const filter_type& filter) noexcept { return filter.bit_count() == 0; }
     template <class Sink>
     static void write(Sink& sink, const filter_type& filter, word_order order) {
         plain_traits::write(sink, filter.to_plain(), order);
@@ -6647,6 +6939,7 @@ void write_record(Sink& sink, const Filter& filter, word_order order) {
 #endif // BLOOM_DETAIL_RECORD_IO_HPP
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -6656,6 +6949,7 @@ void write_record(Sink& sink, const Filter& filter, word_order order) {
 #include <limits>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -6663,6 +6957,67 @@ void write_record(Sink& sink, const Filter& filter, word_order order) {
 #endif
 
 namespace bloom {
+namespace detail {
+
+/// Clears a stream's exception mask while it lives and restores it after, so that a loader sees a short
+/// or failed read as a count of bytes and reports it as bloom::format_error, never as the
+/// std::ios_base::failure the mask would raise. Restoring the mask of a stream left failed raises that
+/// failure itself (exceptions() calls clear(rdstate())): the mask and the state are kept and the throw is
+/// swallowed, as a destructor must, while the loader's format_error propagates.
+class stream_exceptions_suspended {
+  public:
+    explicit stream_exceptions_suspended(std::ios& stream) : m_stream(stream), m_mask(stream.exceptions()) {
+        stream.exceptions(std::ios::goodbit);
+    }
+    stream_exceptions_suspended(const stream_exceptions_suspended&) = delete;
+    stream_exceptions_suspended& operator=(const stream_exceptions_suspended&) = delete;
+    ~stream_exceptions_suspended() {
+        try {
+            m_stream.exceptions(m_mask);
+        } catch (const std::ios_base::failure&) {
+        }
+    }
+
+  private:
+    std::ios& m_stream;
+    std::ios::iostate m_mask;
+};
+
+/// Every byte of the file at `path`, read through the standard library: load_file's way where there is no
+/// mmap. Throws std::filesystem::filesystem_error from `where` with the error the system reported.
+[[nodiscard]] inline std::vector<unsigned char> read_file_bytes(const std::filesystem::path& path,
+                                                                const char* where) {
+    // A directory opens for reading on POSIX systems and fails only at the first read, with an error a
+    // stream does not keep: named here, as EISDIR.
+    std::error_code status_error;
+    if (std::filesystem::is_directory(path, status_error)) {
+        throw_file_error(where, "cannot read", path, EISDIR);
+    }
+    // std::filebuf opens through the C library (fopen or open) in libstdc++, libc++ and Microsoft's
+    // library, which report why in errno; EIO stands in should one not.
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw_file_error(where, "cannot open", path, errno != 0 ? errno : EIO);
+    }
+    // Read to the end rather than to a size asked beforehand, which the file may no longer have.
+    std::vector<unsigned char> bytes;
+    constexpr std::size_t smallest_read = std::size_t{1} << 16;
+    while (in) {
+        const std::size_t offset = bytes.size();
+        bytes.resize(offset + std::max(smallest_read, offset));
+        errno = 0;
+        in.read(reinterpret_cast<char*>(bytes.data() + offset),
+                static_cast<std::streamsize>(bytes.size() - offset));
+        bytes.resize(offset + static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad()) {
+        throw_file_error(where, "cannot read", path, errno != 0 ? errno : EIO);
+    }
+    return bytes;
+}
+
+} // namespace detail
 
 /// The kinds of filter a saved record can hold (header byte 10 of docs/FORMAT.md).
 enum class filter_kind { classic = 1, blocked = 2, counting = 3, scalable = 4 };
@@ -6711,22 +7066,29 @@ struct saved_filter_info {
     return info;
 }
 
-/// Writes `filter` to `out` as one record of docs/FORMAT.md. Throws std::ios_base::failure if the stream
-/// fails, std::invalid_argument if the filter's hash count exceeds the format's limit (4096).
+/// Writes `filter` to `out` as one record of docs/FORMAT.md, then flushes `out`, so that an error the
+/// buffer held back is reported here. Throws std::ios_base::failure if a write or the flush fails (or the
+/// stream has already failed), std::invalid_argument if the filter is moved-from (checked before anything
+/// is written) or its hash count exceeds the format's limit (4096).
 template <class Filter>
 void save(const Filter& filter, std::ostream& out) {
+    detail::check_savable(filter, "bloom::save");
+    // Stops at the first failed write: the rest would be neither written nor worth hashing.
     const auto sink = [&out](const unsigned char* data, std::size_t size) {
-        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+        if (!out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size))) {
+            throw std::ios_base::failure("bloom::save: the stream failed while writing");
+        }
     };
     detail::write_record(sink, filter, detail::host_word_order);
-    if (!out) {
-        throw std::ios_base::failure("bloom::save: the stream failed while writing");
+    if (!out.flush()) {
+        throw std::ios_base::failure("bloom::save: the stream failed while flushing");
     }
 }
 
-/// The record of `filter` as bytes: what save() writes.
+/// The record of `filter` as bytes: what save() writes. Throws std::invalid_argument as save() does.
 template <class Filter>
 [[nodiscard]] std::vector<std::byte> to_bytes(const Filter& filter) {
+    detail::check_savable(filter, "bloom::to_bytes");
     std::vector<std::byte> bytes;
     const auto sink = [&bytes](const unsigned char* data, std::size_t size) {
         const auto* first = reinterpret_cast<const std::byte*>(data);
@@ -6762,19 +7124,28 @@ from_bytes(std::span<const std::byte> bytes,
 /// Reads one record from `in` into a Filter and leaves the stream just past it, so records can follow
 /// one another in a stream. Holds the record's bytes while it builds the filter (load_file maps the file
 /// instead), growing its buffer only as bytes arrive: a header that promises more than the stream has
-/// costs no more memory than the stream's bytes. Throws bloom::format_error as from_bytes does.
+/// costs no more memory than the stream's bytes. Throws bloom::format_error as from_bytes does, and for a
+/// short or failed read, whatever exceptions() `in` has enabled (a short read leaves `in` failed).
 template <class Filter>
 [[nodiscard]] Filter
 load(std::istream& in, const typename Filter::hasher& hash_function = typename Filter::hasher(),
      const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
     constexpr const char* where = "bloom::load";
+    const detail::stream_exceptions_suspended suspended(in);
     std::vector<unsigned char> bytes(detail::record_header_bytes);
     const auto read = [&in, &bytes](std::size_t offset, std::size_t count) {
         in.read(reinterpret_cast<char*>(bytes.data() + offset), static_cast<std::streamsize>(count));
         return static_cast<std::size_t>(in.gcount());
     };
+    const auto read_error = [&in]() -> std::string {
+        return in.bad() ? " (the stream reported a read error)" : "";
+    };
     const std::size_t header_read = read(0, bytes.size());
     if (header_read < detail::record_header_bytes) {
+        if (in.bad()) {
+            detail::throw_format_error(where, "the stream reported a read error after " +
+                                                  std::to_string(header_read) + " bytes");
+        }
         bytes.resize(header_read);
     }
     // Checks magic, version and header checksum; the size check is made below, as bytes arrive.
@@ -6797,29 +7168,42 @@ load(std::istream& in, const typename Filter::hasher& hash_function = typename F
         bytes.resize(offset + wanted);
         const std::size_t got = read(offset, wanted);
         if (got < wanted) {
-            detail::throw_format_error(where,
-                                       "truncated: the header promises " + std::to_string(payload_bytes) +
-                                           " payload bytes and an 8-byte checksum, the stream ends after " +
-                                           std::to_string(offset + got - detail::record_header_bytes));
+            detail::throw_format_error(
+                where, "truncated: the header promises " + std::to_string(payload_bytes) +
+                           " payload bytes and an 8-byte checksum, the stream ends after " +
+                           std::to_string(offset + got - detail::record_header_bytes) + read_error());
         }
     }
     return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
                                        detail::host_word_order, where);
 }
 
+/// What save_file does when `path` exists: replace it, or (create_new) fail with an EEXIST
+/// filesystem_error, decided at the moment the new file is put in place, so two processes creating one
+/// path never replace each other's file.
+enum class save_mode { replace, create_new };
+
 /// Saves `filter` to `path` atomically: writes a temporary file in the same directory, flushes it to disk
-/// and renames it over `path`, so a crash mid-save leaves the previous file intact. A replaced file keeps
-/// its permissions. Throws std::filesystem::filesystem_error naming the file on any I/O failure.
+/// and renames it over `path`, so a crash mid-save leaves the previous file intact. A symbolic link is
+/// followed (the link keeps naming the new file); a path that is a directory, device, FIFO or socket is
+/// refused before anything is written; another hard link of a replaced file keeps the old content. A
+/// replaced file keeps its permissions; a temporary file left by a writer that died is removed. Throws
+/// std::filesystem::filesystem_error naming the file on any I/O failure, std::invalid_argument as save()
+/// does (a moved-from filter before any file is touched). To change a saved filter without
+/// losing a concurrent writer's changes, see bloom::update_file.
 template <class Filter>
-void save_file(const Filter& filter, const std::filesystem::path& path) {
+void save_file(const Filter& filter, const std::filesystem::path& path, save_mode mode = save_mode::replace) {
+    detail::check_savable(filter, "bloom::save_file");
     detail::write_file_atomically(
         path, [&filter](const auto& sink) { detail::write_record(sink, filter, detail::host_word_order); },
-        "bloom::save_file");
+        "bloom::save_file",
+        mode == save_mode::create_new ? detail::write_mode::create_new : detail::write_mode::replace);
 }
 
 /// Loads the Filter saved at `path` (maps the file where mmap exists, so it is read once, without a
-/// second copy). Throws std::filesystem::filesystem_error if the file cannot be read, bloom::format_error
-/// naming the file and the problem if its contents are not a valid filter of this type.
+/// second copy). Throws std::filesystem::filesystem_error with the system's error (ENOENT, EACCES,
+/// EISDIR, ...) if the file cannot be read, bloom::format_error naming the file and the problem if its
+/// contents are not a valid filter of this type.
 template <class Filter>
 [[nodiscard]] Filter
 load_file(const std::filesystem::path& path,
@@ -6827,18 +7211,16 @@ load_file(const std::filesystem::path& path,
           const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
     const std::string where = "bloom::load_file: " + path.string();
 #if defined(BLOOM_HAS_MAPPED_FILE)
+    // A directory opens, and mmap then fails with ENODEV: name the real problem.
+    std::error_code status_error;
+    if (std::filesystem::is_directory(path, status_error)) {
+        detail::throw_file_error("bloom::load_file", "cannot read", path, EISDIR);
+    }
     const mapped_file file(path);
     return detail::read_record<Filter>(reinterpret_cast<const unsigned char*>(file.data()), file.size(),
                                        hash_function, allocator, detail::host_word_order, where.c_str());
 #else
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        detail::throw_file_error("bloom::load_file", "cannot open", path, ENOENT);
-    }
-    const std::uintmax_t size = std::filesystem::file_size(path);
-    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    const std::vector<unsigned char> bytes = detail::read_file_bytes(path, "bloom::load_file");
     return detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
                                        detail::host_word_order, where.c_str());
 #endif
@@ -6847,6 +7229,231 @@ load_file(const std::filesystem::path& path,
 } // namespace bloom
 
 #endif // BLOOM_SERIALIZATION_HPP
+
+// ======== include/bloom/update_file.hpp =============================================
+#ifndef BLOOM_UPDATE_FILE_HPP
+#define BLOOM_UPDATE_FILE_HPP
+
+// bloom::update_file — change a saved filter in place without losing anyone's changes:
+//
+//     bloom::update_file<bloom::bloom_filter<std::string>>("seen.bloom", [&](auto& seen) {
+//         for (const std::string& url : batch) {
+//             seen.insert(url);
+//         }
+//     });
+//
+// Loading, changing and saving with load_file and save_file is a race when two processes do it at once:
+// both load the old filter and the second save throws away the first one's batch. update_file holds an
+// exclusive lock on the file (flock(2), docs/FORMAT.md "Updating a file in place") from before the load
+// until the new file has been renamed into place, so concurrent updates run one after another and every
+// batch lands. Readers (load_file, views) take no lock and never wait: they see the old file or the new
+// one, whole. Available where flock exists (Linux, macOS, the BSDs): BLOOM_HAS_UPDATE_FILE says so.
+
+// ======== include/bloom/detail/file_lock.hpp ========================================
+#ifndef BLOOM_DETAIL_FILE_LOCK_HPP
+#define BLOOM_DETAIL_FILE_LOCK_HPP
+
+// Serialising the read-modify-write of a filter file (bloom::update_file, `bloom add`, `bloom merge` into
+// an input). Each writer replaces the file by a rename, so without a lock two updates that overlap both
+// load the old file and the second rename throws the first one's work away. The lock is an exclusive
+// flock(2) on the file itself, held from before the load until after the rename (docs/FORMAT.md, "Updating
+// a file in place", says how other programs cooperate). A writer that waited may wake holding the lock of
+// a file that has just been renamed away: it compares the inode it locked with the one the path names now
+// and starts again on the new file. Readers take no lock: they open the old or the new inode, each whole.
+//
+// Reading goes through read(2) into memory, not a mapping: a file truncated or rewritten in place by
+// another program then reads short or fails its checksum (a format_error) instead of raising SIGBUS.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#    include <fcntl.h>
+#    include <sys/file.h>
+#    include <sys/stat.h>
+#    include <unistd.h>
+#    define BLOOM_DETAIL_HAS_FILE_LOCK 1
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_FILE_LOCK)
+
+namespace bloom::detail {
+
+/// Reads what `descriptor` delivers until end of file, or until `enough(bytes so far)` says the rest is
+/// not needed (a caller that knows the record's size from its header stops there, so an endless pipe
+/// cannot exhaust memory). Throws std::filesystem::filesystem_error naming `path` on a read error.
+template <class Enough>
+[[nodiscard]] std::vector<unsigned char> read_descriptor(int descriptor, const std::filesystem::path& path,
+                                                         const char* where, Enough&& enough) {
+    std::vector<unsigned char> bytes;
+    struct stat status {};
+    std::size_t chunk = std::size_t{1} << 16;
+    if (::fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
+        chunk = static_cast<std::size_t>(status.st_size) + 1; // one read, and one more to see the end
+    }
+    std::size_t used = 0;
+    for (;;) {
+        if (enough(bytes.data(), used)) {
+            break;
+        }
+        bytes.resize(used + chunk);
+        const ::ssize_t got = ::read(descriptor, bytes.data() + used, chunk);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_file_error(where, "cannot read", path, errno);
+        }
+        if (got == 0) {
+            break;
+        }
+        used += static_cast<std::size_t>(got);
+        chunk = std::max<std::size_t>(chunk, std::size_t{1} << 16);
+    }
+    bytes.resize(used);
+    return bytes;
+}
+
+/// Opens `path` for reading without ever blocking on a FIFO with no writer (such a FIFO then reads as
+/// empty). Directories and devices are refused: neither holds a filter, and a device may never end.
+[[nodiscard]] inline int open_for_reading(const std::filesystem::path& path, const char* where) {
+    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (descriptor < 0) {
+        throw_file_error(where, errno == ENOENT ? "no such file" : "cannot open", path, errno);
+    }
+    struct stat status {};
+    if (::fstat(descriptor, &status) != 0) {
+        const int error = errno;
+        ::close(descriptor);
+        throw_file_error(where, "cannot inspect the file", path, error);
+    }
+    if (S_ISDIR(status.st_mode) || S_ISCHR(status.st_mode) || S_ISBLK(status.st_mode) ||
+        S_ISSOCK(status.st_mode)) {
+        ::close(descriptor);
+        throw_file_error(where, std::string("is ") + file_type_name(status.st_mode) + ", not a filter file",
+                         path, S_ISDIR(status.st_mode) ? EISDIR : EINVAL);
+    }
+    // Blocking reads from here on: a pipe with a writer delivers everything it sends.
+    ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) & ~O_NONBLOCK);
+    return descriptor;
+}
+
+/// An exclusive lock on the regular file `path` names (through symbolic links), held while the object
+/// lives. The constructor waits for other holders and re-opens until the locked file is the one the path
+/// names. Throws std::filesystem::filesystem_error naming the file if it is missing, not a regular file,
+/// or cannot be locked.
+class file_lock {
+  public:
+    file_lock(const std::filesystem::path& path, const char* where) : m_path(path) {
+        for (;;) {
+            m_descriptor = open_for_reading(path, where);
+            struct stat locked {};
+            if (::fstat(m_descriptor, &locked) != 0 || !S_ISREG(locked.st_mode)) {
+                fail(where, "is not a regular file", EINVAL);
+            }
+            while (::flock(m_descriptor, LOCK_EX) != 0) {
+                if (errno != EINTR) {
+                    fail(where, "cannot lock", errno);
+                }
+            }
+            struct stat named {};
+            if (::stat(path.c_str(), &named) == 0 && named.st_dev == locked.st_dev &&
+                named.st_ino == locked.st_ino) {
+                return;
+            }
+            // Replaced (or removed) while we waited: lock what the path names now.
+            ::close(m_descriptor);
+            m_descriptor = -1;
+        }
+    }
+    file_lock(const file_lock&) = delete;
+    file_lock& operator=(const file_lock&) = delete;
+    /// Releases the lock (closing the descriptor does).
+    ~file_lock() {
+        if (m_descriptor >= 0) {
+            ::close(m_descriptor);
+        }
+    }
+
+    /// The locked file's contents, read whole.
+    [[nodiscard]] std::vector<unsigned char> read(const char* where) const {
+        return read_descriptor(m_descriptor, m_path, where,
+                               [](const unsigned char*, std::size_t) { return false; });
+    }
+
+    /// How many names (hard links) the locked file has.
+    [[nodiscard]] std::uint64_t link_count() const noexcept {
+        struct stat status {};
+        return ::fstat(m_descriptor, &status) == 0 ? static_cast<std::uint64_t>(status.st_nlink) : 1;
+    }
+
+  private:
+    [[noreturn]] void fail(const char* where, const char* what, int error) {
+        ::close(m_descriptor);
+        m_descriptor = -1;
+        throw_file_error(where, what, m_path, error);
+    }
+
+    std::filesystem::path m_path;
+    int m_descriptor = -1;
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_HAS_FILE_LOCK
+
+#endif // BLOOM_DETAIL_FILE_LOCK_HPP
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if defined(BLOOM_DETAIL_HAS_FILE_LOCK)
+#    define BLOOM_HAS_UPDATE_FILE 1
+
+namespace bloom {
+
+/// Loads the Filter saved at `path` (through symbolic links), calls `update(filter)`, and saves the filter
+/// back atomically (save_file), all under an exclusive lock of the file, so concurrent update_file calls
+/// and `bloom add` runs on one file serialise. Returns what `update` returns. If `update` or the load
+/// throws, the file is left as it was. Throws std::filesystem::filesystem_error if the file is missing,
+/// not a regular file, or cannot be locked, read or replaced; bloom::format_error if it does not hold a
+/// valid Filter. Another hard link of the file keeps the old filter (the save writes a new file).
+template <class Filter, class Update>
+decltype(auto)
+update_file(const std::filesystem::path& path, Update&& update,
+            const typename Filter::hasher& hash_function = typename Filter::hasher(),
+            const typename Filter::allocator_type& allocator = typename Filter::allocator_type()) {
+    constexpr const char* where = "bloom::update_file";
+    const detail::file_lock lock(path, where);
+    const std::vector<unsigned char> bytes = lock.read(where);
+    const std::string context = std::string(where) + ": " + path.string();
+    Filter filter = detail::read_record<Filter>(bytes.data(), bytes.size(), hash_function, allocator,
+                                                detail::host_word_order, context.c_str());
+    using result = std::invoke_result_t<Update&&, Filter&>;
+    if constexpr (std::is_void_v<result>) {
+        std::invoke(std::forward<Update>(update), filter);
+        save_file(filter, path);
+    } else {
+        result value = std::invoke(std::forward<Update>(update), filter);
+        save_file(filter, path);
+        return value;
+    }
+}
+
+} // namespace bloom
+
+#endif // BLOOM_DETAIL_HAS_FILE_LOCK
+
+#endif // BLOOM_UPDATE_FILE_HPP
 
 // ======== include/bloom/version.hpp =================================================
 #ifndef BLOOM_VERSION_HPP

@@ -18,6 +18,7 @@
 #include "bloom/scalable_bloom_filter.hpp"
 #include "bloom/sizing.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -102,6 +103,19 @@ struct is_recordable : std::false_type {};
 template <class Filter>
 struct is_recordable<Filter, std::void_t<decltype(record_traits<Filter>::kind)>> : std::true_type {};
 
+/// Throws std::invalid_argument from `where` if `filter` is moved-from. Its record would hold no bits (no
+/// stage), which every loader refuses: saving it would replace a good file with one that never loads.
+template <class Filter>
+void check_savable(const Filter& filter, const char* where) {
+    static_assert(is_recordable<Filter>::value,
+                  "bloom: this type cannot be saved or loaded; the filter kinds of <bloom/bloom.hpp> can");
+    if (record_traits<Filter>::is_moved_from(filter)) {
+        throw_invalid_argument(where, "filter",
+                               "is moved-from (empty): it holds no bits, and no loader accepts the record it "
+                               "would write");
+    }
+}
+
 /// Writes a bit-array filter (classic, blocked, counting) as one record.
 template <class Filter, class Sink>
 void write_bit_array_record(Sink& sink, const Filter& filter, record_kind kind, unsigned counter_bits,
@@ -175,6 +189,7 @@ template <class Filter, record_kind Kind, unsigned CounterBits = 0>
 struct bit_array_record_traits {
     static constexpr record_kind kind = Kind;
 
+    static bool is_moved_from(const Filter& filter) noexcept { return filter.bit_count() == 0; }
     static std::uint64_t size(const Filter& filter) noexcept {
         return record_header_bytes + std::uint64_t{filter.word_count()} * 8 + record_checksum_bytes;
     }
@@ -208,12 +223,79 @@ struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
 /// stage as a complete classic record.
 inline constexpr std::size_t scalable_parameter_bytes = 24;
 
+/// Checks that stage `index` of a scalable record, whose header is `stage`, is the stage `filter` (the
+/// record's parameters, checked) would have made: n0 s^i items rounded, rate p (1 - r) r^i, and the shape a
+/// classic filter of those gets. What a loaded filter allocates as it grows follows from the parameters, so
+/// stages that agree with them tie that to the bytes of the file. The tolerances admit files written on
+/// another platform, whose std::pow and std::log may differ from this one's in the last bits: one part in
+/// 10^12 on the capacity (besides its rounding to an integer) and on the rate; one bit either side of the
+/// bit counts that sizing gives (from optimal_bit_count, which files written before small filters got extra
+/// bits hold, to optimal_geometry); and k either integer next to (m / n) ln 2.
+template <class Filter>
+void check_scalable_stage(const Filter& filter, const record_header& stage, std::uint64_t index,
+                          const char* where) {
+    constexpr double tolerance = 1e-12;
+    const std::string name = "stage " + std::to_string(index);
+    const scalable_stage_target target =
+        scalable_stage(filter.initial_capacity(), filter.target_false_positive_rate(), filter.growth_factor(),
+                       filter.tightening_ratio(), static_cast<std::size_t>(index));
+    const auto capacity = static_cast<double>(stage.expected_items);
+    constexpr double two_to_64 = 18446744073709551616.0;
+    if (!(target.capacity < two_to_64 &&
+          std::fabs(capacity - target.capacity) <= 0.5 + tolerance * target.capacity)) {
+        throw_format_error(where,
+                           name + " holds " + std::to_string(stage.expected_items) + " items, not the " +
+                               to_display(target.capacity) +
+                               " that expected_items n0 = " + std::to_string(filter.initial_capacity()) +
+                               " and growth_factor s = " + to_display(filter.growth_factor()) +
+                               " give (n0 s^" + std::to_string(index) + ")");
+    }
+    const double rate = stage.target_false_positive_rate;
+    if (!(std::fabs(rate - target.rate) <= tolerance * target.rate)) {
+        throw_format_error(where, name + " has false-positive rate " + to_display(rate) + ", not the " +
+                                      to_display(target.rate) + " that the target rate p = " +
+                                      to_display(filter.target_false_positive_rate()) +
+                                      " and tightening_ratio r = " + to_display(filter.tightening_ratio()) +
+                                      " give (p (1 - r) r^" + std::to_string(index) + ")");
+    }
+    std::uint64_t fewest = 0, most = 0;
+    try {
+        // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
+        fewest = optimal_bit_count(stage.expected_items, rate);
+        if (stage.bit_count + 1 >= fewest) {
+            most = optimal_geometry(stage.expected_items, rate).bit_count;
+        }
+    } catch (const std::invalid_argument& error) {
+        throw_format_error(where, name + " cannot be sized: " + error.what());
+    }
+    if (!(stage.bit_count + 1 >= fewest && stage.bit_count <= most + 1)) {
+        throw_format_error(where, name + " has bit_count " + std::to_string(stage.bit_count) + "; " +
+                                      std::to_string(stage.expected_items) + " items at rate " +
+                                      to_display(rate) + " take " + std::to_string(fewest) +
+                                      (most > fewest ? " to " + std::to_string(most) : std::string()) +
+                                      " bits");
+    }
+    const double ideal =
+        static_cast<double>(stage.bit_count) / static_cast<double>(stage.expected_items) * ln2;
+    const double below = std::fmax(std::floor(ideal), 1.0);
+    const double above = std::fmax(std::ceil(ideal), 1.0);
+    const auto hash_count = static_cast<double>(stage.hash_count);
+    if (hash_count != below && hash_count != above) {
+        throw_format_error(where, name + " has hash_count " + std::to_string(stage.hash_count) + "; " +
+                                      std::to_string(stage.bit_count) + " bits for " +
+                                      std::to_string(stage.expected_items) + " items take " +
+                                      to_display(below) + (above != below ? " or " + to_display(above) : "") +
+                                      " ((m / n) ln 2 = " + to_display(ideal) + ")");
+    }
+}
+
 template <class T, class Hasher, class Allocator>
 struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
     using filter_type = scalable_bloom_filter<T, Hasher, Allocator>;
     using stage_traits = record_traits<typename filter_type::stage_type>;
     static constexpr record_kind kind = record_kind::scalable;
 
+    static bool is_moved_from(const filter_type& filter) noexcept { return filter.stage_count() == 0; }
     static std::uint64_t size(const filter_type& filter) noexcept {
         std::uint64_t total = record_header_bytes + scalable_parameter_bytes + record_checksum_bytes;
         for (std::size_t i = 0; i < filter.stage_count(); ++i) {
@@ -268,6 +350,11 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
         const std::uint64_t stage_count = load_little_endian(cursor + 16, 8);
         cursor += scalable_parameter_bytes;
         std::size_t remaining = static_cast<std::size_t>(header.payload_bytes) - scalable_parameter_bytes;
+        // A record without stages (earlier versions saved moved-from filters so) holds no items, and nothing
+        // in it backs the first stage's capacity that its first insert would allocate.
+        if (stage_count == 0) {
+            throw_format_error(where, "stage count 0: a scalable record holds at least one stage");
+        }
         // Each stage takes at least a header, one word and a checksum: a count the payload cannot hold is
         // refused before anything is reserved.
         if (stage_count > remaining / (record_header_bytes + 8 + record_checksum_bytes)) {
@@ -293,6 +380,7 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
             }
             stages.push_back(
                 stage_traits::read(cursor, stage_header, hash_function, allocator, order, where));
+            check_scalable_stage(filter, stage_header, i, where);
             item_total += stage_header.item_count;
             const std::size_t used = record_size(stage_header);
             cursor += used;
@@ -317,6 +405,7 @@ struct record_traits<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>
     using plain_traits = record_traits<typename filter_type::plain_filter_type>;
     static constexpr record_kind kind = plain_traits::kind;
 
+    static bool is_moved_from(const filter_type& filter) noexcept { return filter.bit_count() == 0; }
     template <class Sink>
     static void write(Sink& sink, const filter_type& filter, word_order order) {
         plain_traits::write(sink, filter.to_plain(), order);
