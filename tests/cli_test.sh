@@ -258,6 +258,223 @@ atomic_writes)
     fi
     ;;
 
+concurrent_updates)
+    # at_once COMMAND COMMAND: runs two shell commands together; both must succeed.
+    at_once() {
+        sh -c "$1" 2>/dev/null &
+        local first=$!
+        sh -c "$2" 2>/dev/null &
+        local second=$!
+        wait "$first" || fail "'$1' failed"
+        wait "$second" || fail "'$2' failed"
+    }
+    # lost: how many of the values of a.txt and b.txt f.bloom lacks.
+    lost() { cat a.txt b.txt | "$bloom" check --invert f.bloom | wc -l; }
+    seq 1 200000 | sed 's/^/a/' >a.txt
+    seq 1 200000 | sed 's/^/b/' >b.txt
+    # Two adds of 200,000 values each at once, five times: both batches land every time (each add holds
+    # the file's lock from load to rename; without it one batch was lost in 5 of 5 runs).
+    for run in 1 2 3 4 5; do
+        expect 0 "$bloom" create --force --items 1000000 --rate 0.01 f.bloom
+        at_once "'$bloom' add f.bloom <a.txt" "'$bloom' add f.bloom <b.txt"
+        missing=$(lost) || true
+        [[ $missing == 0 ]] || fail "run $run: $missing values lost by two concurrent adds"
+    done
+    # An add while a merge into the same file runs: the merged filter and the added values both land.
+    expect 0 "$bloom" create --items 1000000 --rate 0.01 other.bloom
+    expect 0 "$bloom" add other.bloom <b.txt
+    for run in 1 2 3; do
+        expect 0 "$bloom" create --force --items 1000000 --rate 0.01 f.bloom
+        at_once "'$bloom' merge f.bloom f.bloom other.bloom" "'$bloom' add f.bloom <a.txt"
+        missing=$(lost) || true
+        [[ $missing == 0 ]] || fail "run $run: $missing values lost by an add during a merge"
+    done
+    ;;
+
+create_race)
+    # Creates of one path at once, without --force: exactly one succeeds each time; the other says
+    # "already exists" and the file is the winner's, whole.
+    for run in $(seq 1 10); do
+        rm -f f.bloom
+        "$bloom" create --items 100000 --rate 0.01 f.bloom 2>err1.txt &
+        first=$!
+        "$bloom" create --items 100000 --rate 0.01 --kind blocked f.bloom 2>err2.txt &
+        second=$!
+        status1=0
+        status2=0
+        wait "$first" || status1=$?
+        wait "$second" || status2=$?
+        [[ $((status1 + status2)) == 2 && $((status1 * status2)) == 0 ]] ||
+            fail "run $run: two creates exited $status1 and $status2; expected one 0 and one 2"
+        contains "$(cat err1.txt err2.txt)" "already exists"
+        expect 0 "$bloom" info f.bloom
+    done
+    [[ $(ls | grep -c 'tmp-') == 0 ]] || fail "creates left temporary files: $(ls)"
+    ;;
+
+links)
+    # A write through a symbolic link updates its target and the link stays a link.
+    mkdir store
+    expect 0 "$bloom" create --items 1000 --rate 0.01 store/real.bloom
+    ln -s store/real.bloom link.bloom
+    expect 0 "$bloom" add link.bloom x
+    [[ -L link.bloom ]] || fail "add replaced the symbolic link with a file"
+    expect 0 "$bloom" check store/real.bloom x
+    expect 0 "$bloom" merge link.bloom link.bloom store/real.bloom
+    [[ -L link.bloom ]] || fail "merge replaced the symbolic link with a file"
+    # A dangling link: create makes its target.
+    ln -s store/new.bloom dangling.bloom
+    expect 0 "$bloom" create --items 1000 --rate 0.01 --force dangling.bloom
+    [[ -L dangling.bloom && -f store/new.bloom ]] || fail "create through a dangling link"
+    # merge OUT IN with OUT a second spelling of IN is a merge into an input.
+    expect 0 "$bloom" merge ./store/real.bloom store/real.bloom dangling.bloom
+    # A hard link: the update writes a new file (atomically), so the other name keeps the old filter, and
+    # add says so.
+    ln store/real.bloom hard.bloom
+    expect 0 "$bloom" add store/real.bloom y
+    contains "$err" "hard links"
+    expect 0 "$bloom" check store/real.bloom y
+    expect 1 "$bloom" check hard.bloom y
+    ;;
+
+special_files)
+    # Nothing that is not a regular file is ever replaced; each refusal is one line naming the path.
+    mkdir dir.bloom
+    mkfifo fifo.bloom
+    for target in dir.bloom fifo.bloom /dev/null; do
+        expect 2 "$bloom" create --force --items 100 --rate 0.01 "$target"
+        contains "$err" "$target"
+        [[ $(wc -l <err.txt) == 1 ]] || fail "expected a one-line error: $err"
+        expect 2 "$bloom" add "$target" x
+        expect 2 "$bloom" merge --force "$target" "$target"
+    done
+    [[ -d dir.bloom && -p fifo.bloom && -c /dev/null ]] || fail "a special file was replaced"
+    # Reading a FIFO nobody writes to fails at once instead of hanging; a pipe with a filter in it works.
+    status=0
+    timeout 20 "$bloom" check fifo.bloom x 2>err.txt || status=$?
+    [[ $status == 2 ]] || fail "check of an idle FIFO exited $status (124: it hung)"
+    expect 0 "$bloom" create --items 100 --rate 0.01 f.bloom
+    expect 0 "$bloom" add f.bloom x
+    expect 0 "$bloom" check <(cat f.bloom) x
+    status=0
+    timeout 20 "$bloom" check <(cat f.bloom f.bloom; yes) x >/dev/null 2>&1 || status=$?
+    [[ $status == 0 ]] || fail "check of an endless pipe exited $status"
+    ;;
+
+changed_underneath)
+    # A file truncated or rewritten while check reads it: status 2 with a message, never a crash (a
+    # mapped file raised SIGBUS, status 135).
+    expect 0 "$bloom" create --items 20000000 --rate 0.01 big.bloom
+    seq 1 100 | "$bloom" add big.bloom 2>/dev/null
+    cp big.bloom copy.bloom
+    for run in $(seq 1 10); do
+        cp copy.bloom big.bloom
+        (sleep 0.0$((run % 5)); truncate -s 4096 big.bloom) &
+        status=0
+        "$bloom" check big.bloom 1 2 3 >/dev/null 2>err.txt || status=$?
+        wait
+        [[ $status == 0 || $status == 2 ]] || fail "run $run: check exited $status: $(cat err.txt)"
+    done
+    head -c 4096 copy.bloom >short.bloom
+    expect 2 "$bloom" check short.bloom 1
+    contains "$err" "short.bloom"
+    ;;
+
+output_errors)
+    expect 0 "$bloom" create --items 100000 --rate 0.01 t.bloom
+    seq 1 100000 >values.txt
+    expect 2 sh -c "\"$bloom\" info t.bloom >/dev/full"
+    contains "$err" "stdout"
+    expect 2 sh -c "\"$bloom\" check --invert t.bloom <values.txt >/dev/full"
+    contains "$err" "stdout"
+    expect 2 sh -c "\"$bloom\" --help >/dev/full"
+    # A full file system (a tiny tmpfs, where this runs as root and may mount one).
+    mkdir small
+    if mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+        expect 2 sh -c "\"$bloom\" check --invert t.bloom <values.txt >small/out.txt"
+        contains "$err" "stdout"
+        rm small/out.txt
+        # A save that does not fit: the old file stays, no temporary file remains.
+        expect 0 "$bloom" create --items 1000 --rate 0.01 small/f.bloom
+        expect 0 "$bloom" add small/f.bloom keep
+        before=$(sha256sum small/f.bloom)
+        expect 2 "$bloom" create --force --items 1000000 --rate 0.01 small/f.bloom
+        contains "$err" "small/f.bloom"
+        [[ $(sha256sum small/f.bloom) == "$before" ]] || fail "a failed save changed the file"
+        [[ $(ls small | grep -c 'tmp-') == 0 ]] || fail "a failed save left a temporary file: $(ls small)"
+        umount small
+    fi
+    ;;
+
+arguments)
+    expect 0 "$bloom" create --items 1000 --rate 0.01 h.bloom
+    # After --, -h is a value, not a request for help.
+    expect 0 "$bloom" add h.bloom -- -h
+    contains "$err" "1 new"
+    expect 0 "$bloom" check h.bloom -- -h
+    [[ $out == "-h" ]] || fail "check -- -h printed: $out"
+    expect 1 "$bloom" check h.bloom -- --help
+    expect 0 "$bloom" help add
+    contains "$out" "usage: bloom add"
+    expect 2 "$bloom" help frobnicate
+    # Messages say what is wrong.
+    expect 2 "$bloom" create --items 18446744073709551615 --rate 0.01 x.bloom
+    contains "$err" "too large"
+    expect 2 "$bloom" create --items 1e30 --rate 0.01 x.bloom
+    contains "$err" "too large"
+    expect 2 "$bloom" create --items 100 --rate 1e-320 x.bloom
+    contains "$err" "subnormal"
+    # A 251-byte file name: the temporary name beside it still fits the 255-byte limit.
+    long=$(printf 'n%.0s' $(seq 1 245)).bloom
+    expect 0 "$bloom" create --items 100 --rate 0.01 "$long"
+    expect 0 "$bloom" add "$long" x
+    expect 0 "$bloom" check "$long" x
+    ;;
+
+temporary_files)
+    # A writer killed mid-save leaves FILE.tmp-PID-N behind; the next save of FILE removes it (its
+    # process is gone) and leaves others' alone.
+    expect 0 "$bloom" create --items 1000 --rate 0.01 f.bloom
+    echo partial >f.bloom.tmp-2147483646-0
+    echo live >"f.bloom.tmp-$$-0"
+    echo unrelated >g.bloom.tmp-2147483646-0
+    expect 0 "$bloom" add f.bloom x
+    [[ ! -e f.bloom.tmp-2147483646-0 ]] || fail "a dead writer's temporary file remains"
+    [[ -e f.bloom.tmp-$$-0 && -e g.bloom.tmp-2147483646-0 ]] || fail "a save removed another's file"
+    ;;
+
+key_types)
+    # Integer keys: the file's hasher says so; values parse as integers (any width hashes alike).
+    expect 0 "$bloom" create --type u64 --items 1000 --rate 0.01 n.bloom
+    expect 0 "$bloom" add n.bloom 1 2 -3 18446744073709551615
+    expect 0 "$bloom" check n.bloom 1 2 -3 18446744073709551615
+    expect 0 "$bloom" check n.bloom -1 # -1 and 2^64 - 1 are one 64-bit word
+    expect 1 "$bloom" check n.bloom 4
+    expect 2 "$bloom" add n.bloom abc
+    contains "$err" "n.bloom: 'abc' is not an integer"
+    expect 2 "$bloom" add --type u8 n.bloom 300
+    contains "$err" "u8"
+    expect 2 "$bloom" check --type string n.bloom 1
+    contains "$err" "integers"
+    expect 0 "$bloom" info n.bloom
+    contains "$out" "integers"
+    expect 0 "$bloom" create --type f64 --items 1000 --rate 0.01 d.bloom
+    expect 0 "$bloom" add d.bloom 0.5 1e300
+    expect 0 "$bloom" check d.bloom 0.5 1e300
+    # Files written by programs: every golden file of the test suite is described, and its keys checked.
+    data=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data
+    for file in "$data"/*.bloom; do
+        expect 0 "$bloom" info "$file"
+        contains "$out" "keys:"
+    done
+    # Counting and scalable files do not merge, and the message says why.
+    expect 2 "$bloom" merge out.bloom "$data/counting8_string.bloom" "$data/counting8_string.bloom"
+    contains "$err" "counting"
+    expect 2 "$bloom" merge out.bloom "$data/scalable_u64_mum2.bloom"
+    contains "$err" "scalable"
+    [[ ! -e out.bloom ]] || fail "a refused merge wrote its output"
+    ;;
+
 *)
     fail "unknown scenario"
     ;;

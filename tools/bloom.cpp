@@ -11,13 +11,21 @@
 //     bloom info known.bloom
 //     bloom merge all.bloom monday.bloom tuesday.bloom
 //
-// Values are strings (bloom::hash<std::string>). Every write is atomic (bloom::save_file: a temporary file,
-// fsync, rename) and SIGINT/SIGTERM wait until it is done, so a crash or Ctrl-C leaves the old file intact.
+// Values are strings (bloom::hash<std::string>) unless the file's hasher says integers, float or double
+// (--type names them for new files). Every write is atomic (bloom::save_file: a temporary file, fsync,
+// rename, through symbolic links) and SIGINT/SIGTERM wait until it is done, so a crash or Ctrl-C leaves the
+// old file intact; `add` and `merge` into an input hold the file's update lock (docs/FORMAT.md) from load
+// to rename, so concurrent updates all land. Files are read into memory, never mapped: one truncated or
+// rewritten underneath is an error, not a crash.
 // Exit status: 0 success (check: every value present), 1 check found an absent value, 2 any error, with a
 // one-line message naming the file and the problem.
 
 #include <algorithm>
 #include <bloom/bloom.hpp>
+#include <bloom/detail/file_lock.hpp>
+#include <cerrno>
+#include <cfloat>
+#include <charconv>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -26,18 +34,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
+#include <system_error>
 #include <type_traits>
 #include <unistd.h>
-#include <variant>
 #include <vector>
 
 namespace {
@@ -64,47 +75,56 @@ commands:
   info     describe a filter file
   merge    write the union of compatible filters
 
-Run `bloom COMMAND --help` for a command's options. Exit status: 0 success, 1 `check` found an absent
+Run `bloom help COMMAND` (or `bloom COMMAND --help`) for a command's options. Exit status: 0 success, 1 `check` found an absent
 value, 2 error.
 )";
 
 constexpr const char* create_help =
-    R"(usage: bloom create --items N --rate P [--kind classic|blocked] [--seed S] [--force] FILE
+    R"(usage: bloom create --items N --rate P [--kind classic|blocked] [--type T] [--seed S] [--force] FILE
 
 Creates an empty filter sized for N values at false-positive rate P and saves it to FILE.
   --items N     values the filter should hold at rate P (e.g. 1000000, 1e6)
   --rate P      target false-positive rate in (0, 1) (e.g. 0.01 or 1%)
   --kind K      classic (smallest, default) or blocked (one cache line per value: faster, ~3% larger)
+  --type T      key type: string (default), u64, i64, u32, i32, u16, i16, u8, i8 (integers of any
+                width hash alike, as bloom::hash<T> does), f32 or f64
   --seed S      hash seed (decimal or 0x hex); filters merge only with equal seeds. Default: the
                 library's fixed default seed
-  --force       replace FILE if it exists (otherwise an existing FILE is an error)
+  --force       replace FILE if it exists (otherwise FILE must not exist, even when another create
+                makes it at the same moment)
 )";
 
-constexpr const char* add_help = R"(usage: bloom add FILE [VALUE...]
+constexpr const char* add_help = R"(usage: bloom add [--type T] FILE [VALUE...]
 
 Adds each VALUE to the filter in FILE; without VALUEs, adds every line of stdin (streamed, any size; a
-trailing CR is removed). Prints how many values were new. The file is replaced atomically at the end.
-Put -- before values that start with '-'.
+trailing CR is removed). Prints how many values were new. The file is replaced atomically at the end (a
+symbolic link keeps pointing at it; other hard links keep the old filter), and it stays locked from the
+load to the save, so adds and merges running at the same time all land. Values are parsed as the file's
+key type (its hasher says: strings, integers, f32 or f64); --type T checks that and narrows integers to
+u64, i64, u32, i32, u16, i16, u8 or i8. Put -- before values that start with '-'.
 )";
 
-constexpr const char* check_help = R"(usage: bloom check [--invert] FILE [VALUE...]
+constexpr const char* check_help = R"(usage: bloom check [--invert] [--type T] FILE [VALUE...]
 
 Prints each VALUE (or each line of stdin) that is probably in the filter; with --invert, the ones that are
-definitely not. Exit status 0 if every value is probably present, 1 if some value is absent, 2 on error.
-Put -- before values that start with '-'.
+definitely not. Values are parsed as the file's key type (--type as for add). FILE may be a pipe. Exit
+status 0 if every value is probably present, 1 if some value is absent, 2 on error (including a failed
+write of the output). Put -- before values that start with '-'.
 )";
 
 constexpr const char* info_help = R"(usage: bloom info FILE
 
-Prints the filter's kind, bits, hash functions (k), seed, items, fill, current and target false-positive
-rate, and size in bytes.
+Prints the filter's kind, key type and hasher, bits, hash functions (k), seed, items, fill, current and
+target false-positive rate, and size in bytes. Files of keys this tool cannot parse are described from
+their header.
 )";
 
 constexpr const char* merge_help = R"(usage: bloom merge [--force] OUT IN...
 
 Writes the union of the filters IN... to OUT: it reports every value any of them holds. They must be of the
-same kind, size, hash count and seed (made by `bloom create` with the same options). OUT may be one of the
-inputs; an existing OUT that is not an input needs --force.
+same kind, key type, size, hash count and seed (made by `bloom create` with the same options); classic
+and blocked filters merge, counting and scalable ones do not (the message says why). OUT may be one of the
+inputs (it is then locked as `add` locks it); an existing OUT that is not an input needs --force.
 )";
 
 bool is_help(std::string_view argument) { return argument == "--help" || argument == "-h"; }
@@ -155,20 +175,39 @@ std::string bytes_text(std::uint64_t bytes) {
     return fixed(value, 2) + " " + units[unit];
 }
 
+std::string number_text(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+    return buffer;
+}
+
 /// A count: digits, or a number in scientific notation that is a whole number ("1e6").
 std::uint64_t parse_count(const std::string& option, const std::string& text) {
+    std::uint64_t exact = 0;
+    const char* const last = text.data() + text.size();
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+        const auto [end, error] = std::from_chars(text.data(), last, exact);
+        if (error == std::errc::result_out_of_range) {
+            throw usage_error(option + " " + text + " is too large: at most 18446744073709551615 (2^64 - 1)");
+        }
+        if (end == last && exact >= 1) {
+            return exact; // exact beyond 2^53
+        }
+    }
     std::size_t used = 0;
     double value = 0.0;
     try {
         value = std::stod(text, &used);
+    } catch (const std::out_of_range&) {
+        throw usage_error(option + " " + text + " is too large: at most 18446744073709551615 (2^64 - 1)");
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != text.size() || !(value >= 1.0) || value > 1.8e19 || value != std::floor(value)) {
-        throw usage_error(option + " must be a whole number of at least 1, got '" + text + "'");
+    if (used == text.size() && value >= 1.8446744073709552e19) {
+        throw usage_error(option + " " + text + " is too large: at most 18446744073709551615 (2^64 - 1)");
     }
-    if (text.find_first_not_of("0123456789") == std::string::npos) {
-        return std::stoull(text); // exact beyond 2^53
+    if (used != text.size() || !(value >= 1.0) || value != std::floor(value)) {
+        throw usage_error(option + " must be a whole number of at least 1, got '" + text + "'");
     }
     return static_cast<std::uint64_t>(value);
 }
@@ -181,15 +220,20 @@ double parse_rate(const std::string& text) {
         digits.pop_back();
         scale = 0.01;
     }
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(digits, &used) * scale;
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (digits.empty() || used != digits.size() || !(value > 0.0 && value < 1.0)) {
+    char* end = nullptr;
+    const double value = std::strtod(digits.c_str(), &end) * scale;
+    const bool whole = !digits.empty() && end == digits.c_str() + digits.size() &&
+                       digits.find_first_of(" \t\n") == std::string::npos;
+    if (!whole || !(value > 0.0 && value < 1.0)) {
+        if (whole && value == 0.0 && digits.find_first_of("123456789") != std::string::npos) {
+            throw usage_error("--rate " + text + " is too small: below the smallest double (about 4.9e-324)");
+        }
         throw usage_error("--rate must be in (0, 1) (e.g. 0.01 or 1%), got '" + text + "'");
+    }
+    if (value < DBL_MIN) {
+        throw usage_error(
+            "--rate " + text +
+            " is too small: a subnormal number, below 2.2e-308 (no filter can hold the bits it needs)");
     }
     return value;
 }
@@ -207,16 +251,7 @@ std::uint64_t parse_seed(const std::string& text) {
     throw usage_error("--seed must be a 64-bit unsigned number (decimal or 0x hex), got '" + text + "'");
 }
 
-// ---- filter files ----
-
-using classic_filter = bloom::bloom_filter<std::string>;
-using blocked_filter = bloom::blocked_bloom_filter<std::string>;
-using counting4_filter = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 4>;
-using counting8_filter = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 8>;
-using counting16_filter = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 16>;
-using scalable_filter = bloom::scalable_bloom_filter<std::string>;
-using any_filter = std::variant<classic_filter, blocked_filter, counting4_filter, counting8_filter,
-                                counting16_filter, scalable_filter>;
+// ---- errors ----
 
 /// Prefixes what goes wrong with a file with its name: "bloom: FILE: problem".
 [[noreturn]] void file_error(const std::filesystem::path& path, const std::string& problem) {
@@ -228,49 +263,325 @@ std::string without_prefix(std::string message, const std::string& prefix) {
     return at == std::string::npos ? message : message.substr(at + prefix.size());
 }
 
-/// Loads the filter of strings saved in `path`, whatever its kind.
-any_filter load_any(const std::filesystem::path& path) {
-    std::error_code error;
-    const auto status = std::filesystem::status(path, error);
-    if (!std::filesystem::exists(status)) {
-        file_error(path, "no such file");
+/// Which kind a filter type is, for what only some kinds have.
+template <class Filter>
+struct is_scalable : std::false_type {};
+template <class Key, class Hasher, class Allocator>
+struct is_scalable<bloom::scalable_bloom_filter<Key, Hasher, Allocator>> : std::true_type {};
+template <class Filter>
+struct is_counting : std::false_type {};
+template <class Key, class Hasher, std::size_t Bits, class Allocator>
+struct is_counting<bloom::counting_bloom_filter<Key, Hasher, Bits, Allocator>> : std::true_type {};
+template <class Filter>
+struct is_blocked : std::false_type {};
+template <class Key, class Hasher, class Allocator>
+struct is_blocked<bloom::blocked_bloom_filter<Key, Hasher, Allocator>> : std::true_type {};
+
+// ---- key types ----
+
+/// How a value's text becomes a key: the tool reads strings, integers (any width up to 64 bits: they hash
+/// alike), float and double, as bloom::hash<T> or bloom::xxh3_hash<T> hashed them.
+enum class key_family { string, integer, float32, float64 };
+
+struct key_type {
+    key_family family = key_family::string;
+    std::string name = "string"; // what --type said (u64, i32, ...), or what the file's hasher implies
+    std::int64_t lowest = 0;     // integers: the range --type allows
+    std::uint64_t highest = 0;   // (the sign of a value picks i64 or u64 parsing)
+    bool xxh3 = false;           // integers, float, double saved with bloom::xxh3_hash (hasher id XXH3)
+};
+
+constexpr const char* type_names = "string, u64, i64, u32, i32, u16, i16, u8, i8, f32 (float), f64 (double)";
+
+key_type integer_type(std::string name, std::int64_t lowest, std::uint64_t highest) {
+    key_type type;
+    type.family = key_family::integer;
+    type.name = std::move(name);
+    type.lowest = lowest;
+    type.highest = highest;
+    return type;
+}
+
+key_type parse_type_option(const std::string& text) {
+    key_type type;
+    if (text == "string" || text == "str") {
+        return type;
     }
-    if (std::filesystem::is_directory(status)) {
-        file_error(path, "is a directory, not a filter file");
+    if (text == "f32" || text == "float") {
+        type.family = key_family::float32;
+        type.name = "f32";
+        return type;
     }
+    if (text == "f64" || text == "double") {
+        type.family = key_family::float64;
+        type.name = "f64";
+        return type;
+    }
+    for (const unsigned bits : {8U, 16U, 32U, 64U}) {
+        const std::uint64_t unsigned_max = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+        const auto signed_max = static_cast<std::int64_t>(unsigned_max >> 1);
+        if (text == "u" + std::to_string(bits)) {
+            return integer_type(text, 0, unsigned_max);
+        }
+        if (text == "i" + std::to_string(bits)) {
+            return integer_type(text, -signed_max - 1, static_cast<std::uint64_t>(signed_max));
+        }
+    }
+    throw usage_error("--type must be one of " + std::string(type_names) + ", got '" + text + "'");
+}
+
+/// What a hasher id says about the keys, for messages and `info`.
+std::string describe_hasher(std::uint64_t id) {
+    const auto described = [id](auto tag, const char* keys) -> std::string {
+        using key = typename decltype(tag)::type;
+        if (id == bloom::hash<key>::format_id) {
+            return std::string(keys) + " (bloom::hash, hasher id " + hex(id) + ")";
+        }
+        if (id == bloom::xxh3_hash<key>::format_id) {
+            return std::string(keys) + " (bloom::xxh3_hash, hasher id " + hex(id) + ")";
+        }
+        return {};
+    };
+    for (std::string text :
+         {described(std::common_type<std::string>{}, "strings"),
+          described(std::common_type<std::uint64_t>{}, "integers of up to 64 bits"),
+          described(std::common_type<float>{}, "float"), described(std::common_type<double>{}, "double")}) {
+        if (!text.empty()) {
+            return text;
+        }
+    }
+    return "keys of a hasher this tool does not know (hasher id " + hex(id) + ")";
+}
+
+/// The key type of a file: its hasher id decides; --type, if given, must agree (and says how integers
+/// are range-checked).
+key_type key_type_of(const bloom::saved_filter_info& info, const std::optional<key_type>& requested,
+                     const std::filesystem::path& path) {
+    key_type found;
+    const std::uint64_t id = info.hasher_id;
+    if (id == bloom::hash<std::string>::format_id) {
+        found.family = key_family::string;
+    } else if (id == bloom::hash<std::uint64_t>::format_id ||
+               id == bloom::xxh3_hash<std::uint64_t>::format_id) {
+        found = integer_type("integer", std::numeric_limits<std::int64_t>::min(), ~std::uint64_t{0});
+        found.xxh3 = id == bloom::xxh3_hash<std::uint64_t>::format_id;
+    } else if (id == bloom::hash<float>::format_id || id == bloom::xxh3_hash<float>::format_id) {
+        found.family = key_family::float32;
+        found.name = "f32";
+        found.xxh3 = id == bloom::xxh3_hash<float>::format_id;
+    } else if (id == bloom::hash<double>::format_id || id == bloom::xxh3_hash<double>::format_id) {
+        found.family = key_family::float64;
+        found.name = "f64";
+        found.xxh3 = id == bloom::xxh3_hash<double>::format_id;
+    } else {
+        file_error(path, "holds " + describe_hasher(id) + "; this tool reads filters of " + type_names);
+    }
+    if (!requested) {
+        return found;
+    }
+    if (requested->family != found.family) {
+        file_error(path, "holds " + describe_hasher(id) + ", not --type " + requested->name + " keys");
+    }
+    key_type type = *requested;
+    type.xxh3 = found.xxh3;
+    return type;
+}
+
+/// Turns a value's text into the filter's key, or says why it cannot.
+template <class Key>
+class value_reader {
+  public:
+    value_reader(const key_type& type, const std::filesystem::path& path) : m_type(type), m_path(path) {}
+
+    template <class K = Key, std::enable_if_t<std::is_same_v<K, std::string>, int> = 0>
+    const std::string& operator()(const std::string& text) const {
+        return text;
+    }
+
+    template <class K = Key, std::enable_if_t<std::is_same_v<K, std::uint64_t>, int> = 0>
+    std::uint64_t operator()(const std::string& text) const {
+        const char* const first = text.data();
+        const char* const last = first + text.size();
+        if (!text.empty() && text[0] == '-') {
+            std::int64_t value = 0;
+            const auto [end, error] = std::from_chars(first, last, value);
+            if (error == std::errc() && end == last && value >= m_type.lowest) {
+                return static_cast<std::uint64_t>(value); // one canonical word per value (bloom::hash)
+            }
+        } else {
+            std::uint64_t value = 0;
+            const auto [end, error] = std::from_chars(first, last, value);
+            if (error == std::errc() && end == last && value <= m_type.highest) {
+                return value;
+            }
+        }
+        const std::string range =
+            "an integer from " + std::to_string(m_type.lowest) + " to " + std::to_string(m_type.highest);
+        file_error(m_path, "'" + text + "' is not " +
+                               (m_type.name == "integer" ? range : "a " + m_type.name + " (" + range + ")"));
+    }
+
+    template <class K = Key, std::enable_if_t<std::is_floating_point_v<K>, int> = 0>
+    K operator()(const std::string& text) const {
+        char* end = nullptr;
+        errno = 0;
+        const K value = std::is_same_v<K, float> ? static_cast<K>(std::strtof(text.c_str(), &end))
+                                                 : static_cast<K>(std::strtod(text.c_str(), &end));
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+            file_error(m_path, "'" + text + "' is not a " + m_type.name + " number");
+        }
+        return value;
+    }
+
+  private:
+    const key_type& m_type;
+    const std::filesystem::path& m_path;
+};
+
+// ---- filter files ----
+
+/// Runs `action`, turning the library's file and format errors into one-line messages naming `path`.
+template <class Action>
+decltype(auto) about_file(const std::filesystem::path& path, const char* doing, Action&& action) {
     try {
-        const bloom::mapped_file file(path);
-        const bloom::saved_filter_info info = bloom::inspect(file.data(), file.size());
-        if (info.hasher_id != bloom::hash<std::string>::format_id) {
-            file_error(path, "holds a filter of another key type or hasher (hasher id " +
-                                 hex(info.hasher_id) + "); this tool reads filters of strings");
-        }
-        const auto as = [&](auto tag) -> any_filter {
-            using filter = typename decltype(tag)::type;
-            return bloom::from_bytes<filter>(file.data(), file.size());
-        };
-        switch (info.kind) {
-        case bloom::filter_kind::classic:
-            return as(std::common_type<classic_filter>{});
-        case bloom::filter_kind::blocked:
-            return as(std::common_type<blocked_filter>{});
-        case bloom::filter_kind::counting:
-            if (info.counter_bits == 4) {
-                return as(std::common_type<counting4_filter>{});
-            }
-            if (info.counter_bits == 8) {
-                return as(std::common_type<counting8_filter>{});
-            }
-            return as(std::common_type<counting16_filter>{});
-        case bloom::filter_kind::scalable:
-            return as(std::common_type<scalable_filter>{});
-        }
-        file_error(path, "unknown filter kind");
+        return action();
     } catch (const bloom::format_error& problem) {
         file_error(path, "not a valid filter file: " + without_prefix(problem.what(), ": "));
     } catch (const std::filesystem::filesystem_error& problem) {
-        file_error(path, problem.code().message());
+        file_error(path, std::string(doing) + problem.code().message());
     }
+}
+
+/// A path the tool reads a filter from must be a file or a pipe: a directory or a device never holds one.
+void check_readable(const std::filesystem::path& path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        file_error(path, errno == ENOENT ? std::string("no such file") : std::strerror(errno));
+    }
+    if (S_ISDIR(status.st_mode)) {
+        file_error(path, "is a directory, not a filter file");
+    }
+    if (S_ISCHR(status.st_mode) || S_ISBLK(status.st_mode) || S_ISSOCK(status.st_mode)) {
+        file_error(path, std::string("is ") + bloom::detail::file_type_name(status.st_mode) +
+                             ", not a filter file");
+    }
+}
+
+/// A path the tool writes must be (or become, through its links) a regular file: refused before
+/// anything is opened for writing.
+void check_writable(const std::filesystem::path& path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+        file_error(path, std::string("is ") + bloom::detail::file_type_name(status.st_mode) +
+                             ": refusing to replace it with a filter file");
+    }
+}
+
+/// The whole record of the filter file or pipe at `path`, read into memory (not mapped: a file truncated
+/// or rewritten while it is read gives an error, not SIGBUS). Reads no further than the record the
+/// header announces, so an endless pipe ends at once.
+std::vector<unsigned char> read_filter_bytes(const std::filesystem::path& path) {
+    check_readable(path);
+    return about_file(path, "cannot read: ", [&] {
+        constexpr const char* where = "bloom";
+        const int descriptor = bloom::detail::open_for_reading(path, where);
+        try {
+            std::vector<unsigned char> bytes = bloom::detail::read_descriptor(
+                descriptor, path, where, [](const unsigned char* data, std::size_t size) {
+                    constexpr std::size_t framing =
+                        bloom::detail::record_header_bytes + bloom::detail::record_checksum_bytes;
+                    if (size < bloom::detail::record_header_bytes) {
+                        return false;
+                    }
+                    const std::uint64_t payload =
+                        bloom::detail::parse_header(data, size, "bloom::inspect", bloom::detail::header_only)
+                            .payload_bytes;
+                    return size - framing >= payload && size >= framing;
+                });
+            ::close(descriptor);
+            // A pipe may carry more than the record (its last read went past it): the record is the file.
+            if (bytes.size() >= bloom::detail::record_header_bytes) {
+                const std::uint64_t record =
+                    bloom::detail::parse_header(bytes.data(), bytes.size(), "bloom::inspect",
+                                                bloom::detail::header_only)
+                        .payload_bytes +
+                    bloom::detail::record_header_bytes + bloom::detail::record_checksum_bytes;
+                if (record < bytes.size() && !std::filesystem::is_regular_file(path)) {
+                    bytes.resize(static_cast<std::size_t>(record));
+                }
+            }
+            return bytes;
+        } catch (...) {
+            ::close(descriptor);
+            throw;
+        }
+    });
+}
+
+bloom::saved_filter_info inspect_bytes(const std::filesystem::path& path,
+                                       const std::vector<unsigned char>& bytes) {
+    if (bytes.empty()) {
+        file_error(path, "not a valid filter file: it is empty");
+    }
+    return about_file(path, "", [&] {
+        return bloom::inspect(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+    });
+}
+
+template <class Filter>
+Filter load_typed(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
+    return about_file(path, "", [&] {
+        return bloom::from_bytes<Filter>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+    });
+}
+
+/// Calls fn(std::common_type<Filter>{}) with the filter type of the record `info` describes, keyed by Key
+/// and hashed by Hasher<Key>; returns its result.
+template <class Key, template <class> class Hasher, class Fn>
+int with_kind(const bloom::saved_filter_info& info, const std::filesystem::path& path, Fn&& fn) {
+    using hasher = Hasher<Key>;
+    switch (info.kind) {
+    case bloom::filter_kind::classic:
+        return fn(std::common_type<bloom::bloom_filter<Key, hasher>>{});
+    case bloom::filter_kind::blocked:
+        return fn(std::common_type<bloom::blocked_bloom_filter<Key, hasher>>{});
+    case bloom::filter_kind::counting:
+        if (info.counter_bits == 4) {
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 4>>{});
+        }
+        if (info.counter_bits == 8) {
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 8>>{});
+        }
+        if (info.counter_bits == 16) {
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 16>>{});
+        }
+        file_error(path, "holds " + std::to_string(info.counter_bits) +
+                             "-bit counters, an unsupported counter width (counting filters have 4-, 8- or "
+                             "16-bit counters)");
+    case bloom::filter_kind::scalable:
+        return fn(std::common_type<bloom::scalable_bloom_filter<Key, hasher>>{});
+    }
+    file_error(path, "unknown filter kind");
+}
+
+/// with_kind for the key type `type` names.
+template <class Fn>
+int with_filter_type(const bloom::saved_filter_info& info, const key_type& type,
+                     const std::filesystem::path& path, Fn&& fn) {
+    switch (type.family) {
+    case key_family::string:
+        return with_kind<std::string, bloom::hash>(info, path, fn);
+    case key_family::integer:
+        return type.xxh3 ? with_kind<std::uint64_t, bloom::xxh3_hash>(info, path, fn)
+                         : with_kind<std::uint64_t, bloom::hash>(info, path, fn);
+    case key_family::float32:
+        return type.xxh3 ? with_kind<float, bloom::xxh3_hash>(info, path, fn)
+                         : with_kind<float, bloom::hash>(info, path, fn);
+    case key_family::float64:
+        return type.xxh3 ? with_kind<double, bloom::xxh3_hash>(info, path, fn)
+                         : with_kind<double, bloom::hash>(info, path, fn);
+    }
+    return exit_error;
 }
 
 /// Blocks SIGINT, SIGTERM and SIGHUP while it lives: a save in progress finishes (and renames its
@@ -293,14 +604,54 @@ class signals_deferred {
     sigset_t m_previous{};
 };
 
-void save_any(const any_filter& filter, const std::filesystem::path& path) {
+/// Saves atomically (through symbolic links; create_new never replaces a file that exists by then).
+template <class Filter>
+void save_filter(const Filter& filter, const std::filesystem::path& path, bloom::save_mode mode) {
+    check_writable(path);
     const signals_deferred deferred;
     try {
-        std::visit([&](const auto& typed) { bloom::save_file(typed, path); }, filter);
+        bloom::save_file(filter, path, mode);
     } catch (const std::filesystem::filesystem_error& problem) {
+        if (problem.code() == std::errc::file_exists) {
+            file_error(path, "already exists (use --force to replace it)");
+        }
         file_error(path, std::string("cannot save: ") + problem.code().message());
     }
 }
+
+/// Holds the update lock of `path` (docs/FORMAT.md) from before its load until after its save.
+class locked_filter_file {
+  public:
+    explicit locked_filter_file(const std::filesystem::path& path) : m_path(path) {
+        check_readable(path);
+        check_writable(path);
+        about_file(path, "cannot lock: ", [&] {
+            m_lock.emplace(path, "bloom");
+            return 0;
+        });
+        m_bytes = about_file(path, "cannot read: ", [&] { return m_lock->read("bloom"); });
+        m_info = inspect_bytes(path, m_bytes);
+    }
+
+    [[nodiscard]] const std::vector<unsigned char>& bytes() const noexcept { return m_bytes; }
+    [[nodiscard]] const bloom::saved_filter_info& info() const noexcept { return m_info; }
+
+    /// A warning when the file has other names: they keep the old filter.
+    [[nodiscard]] std::string hard_link_warning() const {
+        const std::uint64_t links = m_lock->link_count();
+        if (links <= 1) {
+            return {};
+        }
+        return "warning: " + m_path.string() + " had " + std::to_string(links) +
+               " hard links; the others still name the filter as it was (saves write a new file)\n";
+    }
+
+  private:
+    std::filesystem::path m_path;
+    std::optional<bloom::detail::file_lock> m_lock;
+    std::vector<unsigned char> m_bytes;
+    bloom::saved_filter_info m_info;
+};
 
 // ---- values: arguments or stdin lines, with a progress line for long inputs on a terminal ----
 
@@ -385,8 +736,8 @@ void for_each_value(const std::vector<std::string>& arguments,
 
 // ---- commands ----
 
-/// Splits `arguments` into options (handled by `option`, which returns how many values it consumed) and
-/// positional arguments; "--" ends the options.
+/// Splits `arguments` into options (handled by `option`, which returns whether it consumed the next
+/// argument as its value) and positional arguments; "--" ends the options.
 std::vector<std::string>
 parse_options(const std::vector<std::string>& arguments,
               const std::function<bool(const std::string&, const std::string*)>& option) {
@@ -396,7 +747,8 @@ parse_options(const std::vector<std::string>& arguments,
         const std::string& argument = arguments[i];
         if (!options_done && argument == "--") {
             options_done = true;
-        } else if (!options_done && argument.size() > 1 && argument[0] == '-') {
+        } else if (!options_done && argument.size() > 1 && argument[0] == '-' &&
+                   !(argument[1] >= '0' && argument[1] <= '9')) { // -3 is a value (an integer key)
             const std::string* value = i + 1 < arguments.size() ? &arguments[i + 1] : nullptr;
             if (option(argument, value)) {
                 ++i;
@@ -415,11 +767,28 @@ std::string require_value(const std::string& option, const std::string* value) {
     return *value;
 }
 
+[[noreturn]] void unknown_option(const char* command, const std::string& option) {
+    throw usage_error(std::string(command) + ": unknown option " + option + " (see bloom help " + command +
+                      ")");
+}
+
+/// Creates a new filter of the kind and key type asked for and saves it without replacing anything.
+template <class Key>
+void create_filter(const std::string& kind, std::uint64_t items, double rate, std::uint64_t seed,
+                   const std::filesystem::path& path, bloom::save_mode mode) {
+    if (kind == "classic") {
+        save_filter(bloom::bloom_filter<Key>(items, rate, seed), path, mode);
+    } else {
+        save_filter(bloom::blocked_bloom_filter<Key>(items, rate, seed), path, mode);
+    }
+}
+
 int run_create(const std::vector<std::string>& arguments) {
     std::uint64_t items = 0;
     double rate = 0.0;
     std::string kind = "classic";
     std::uint64_t seed = bloom::default_seed;
+    key_type type;
     bool force = false;
     const auto files = parse_options(arguments, [&](const std::string& option, const std::string* value) {
         if (option == "--items") {
@@ -433,126 +802,164 @@ int run_create(const std::vector<std::string>& arguments) {
             }
         } else if (option == "--seed") {
             seed = parse_seed(require_value(option, value));
+        } else if (option == "--type") {
+            type = parse_type_option(require_value(option, value));
         } else if (option == "--force") {
             force = true;
             return false;
         } else {
-            throw usage_error("create: unknown option " + option + " (see bloom create --help)");
+            unknown_option("create", option);
         }
         return true;
     });
     if (items == 0 || rate == 0.0) {
-        throw usage_error("create needs --items N and --rate P (see bloom create --help)");
+        throw usage_error("create needs --items N and --rate P (see bloom help create)");
     }
     if (files.size() != 1) {
-        throw usage_error("create needs exactly one FILE (see bloom create --help)");
+        throw usage_error("create needs exactly one FILE (see bloom help create)");
     }
     const std::filesystem::path path = files.front();
-    if (!force && std::filesystem::exists(path)) {
+    const bloom::save_mode mode = force ? bloom::save_mode::replace : bloom::save_mode::create_new;
+    check_writable(path);
+    if (!force && std::filesystem::exists(std::filesystem::symlink_status(path))) {
         file_error(path, "already exists (use --force to replace it)");
     }
     try {
-        if (kind == "classic") {
-            save_any(classic_filter(items, rate, seed), path);
-        } else {
-            save_any(blocked_filter(items, rate, seed), path);
+        switch (type.family) {
+        case key_family::string:
+            create_filter<std::string>(kind, items, rate, seed, path, mode);
+            break;
+        case key_family::integer:
+            create_filter<std::uint64_t>(kind, items, rate, seed, path, mode);
+            break;
+        case key_family::float32:
+            create_filter<float>(kind, items, rate, seed, path, mode);
+            break;
+        case key_family::float64:
+            create_filter<double>(kind, items, rate, seed, path, mode);
+            break;
         }
     } catch (const std::invalid_argument& problem) {
-        throw usage_error(without_prefix(problem.what(), ": "));
+        throw usage_error("--items " + std::to_string(items) + " is too large at --rate " +
+                          number_text(rate) + ": " + without_prefix(problem.what(), ": "));
+    } catch (const std::bad_alloc&) {
+        throw usage_error("--items " + std::to_string(items) + " at --rate " + number_text(rate) +
+                          ": not enough memory for the filter");
     }
-    const bloom::saved_filter_info info = [&] {
-        const bloom::mapped_file file(path);
-        return bloom::inspect(file.data(), file.size());
-    }();
-    std::cerr << "created " << path.string() << ": " << kind << ", " << grouped(info.bit_count)
-              << " bits, k = " << info.hash_count << ", " << grouped(info.record_bytes) << " bytes\n";
+    const std::vector<unsigned char> bytes = read_filter_bytes(path);
+    const bloom::saved_filter_info info = inspect_bytes(path, bytes);
+    std::cerr << "created " << path.string() << ": " << kind << ", " << type.name << " keys, "
+              << grouped(info.bit_count) << " bits, k = " << info.hash_count << ", "
+              << grouped(info.record_bytes) << " bytes\n";
     return exit_ok;
 }
 
-/// Splits "FILE [VALUE...]" and forbids options other than those `option` accepts.
-std::vector<std::string> file_and_values(const char* command, const std::vector<std::string>& arguments,
-                                         const std::function<bool(const std::string&)>& option) {
-    auto positional = parse_options(arguments, [&](const std::string& name, const std::string*) {
-        if (!option(name)) {
-            throw usage_error(std::string(command) + ": unknown option " + name + " (see bloom " + command +
-                              " --help)");
-        }
-        return false;
-    });
+/// Splits "FILE [VALUE...]": `option` handles the options (returning whether it took a value) and throws
+/// for one it does not know.
+std::vector<std::string>
+file_and_values(const char* command, const std::vector<std::string>& arguments,
+                const std::function<bool(const std::string&, const std::string*)>& option) {
+    auto positional = parse_options(arguments, option);
     if (positional.empty()) {
-        throw usage_error(std::string(command) + " needs a FILE (see bloom " + command + " --help)");
+        throw usage_error(std::string(command) + " needs a FILE (see bloom help " + command + ")");
     }
     return positional;
 }
 
 int run_add(const std::vector<std::string>& arguments) {
-    auto positional = file_and_values("add", arguments, [](const std::string&) { return false; });
+    std::optional<key_type> requested;
+    const auto positional =
+        file_and_values("add", arguments, [&](const std::string& option, const std::string* value) {
+            if (option != "--type") {
+                unknown_option("add", option);
+            }
+            requested = parse_type_option(require_value(option, value));
+            return true;
+        });
     const std::filesystem::path path = positional.front();
     const std::vector<std::string> values(positional.begin() + 1, positional.end());
-    any_filter filter = load_any(path);
+    // Locked from the load to the rename: a concurrent add or merge waits, then adds to this result.
+    const locked_filter_file file(path);
+    const key_type type = key_type_of(file.info(), requested, path);
+    const std::string link_warning = file.hard_link_warning();
     std::uint64_t seen = 0;
     std::uint64_t added = 0;
     std::string past_capacity; // the warning, if this add leaves the filter past its expected items
-    std::visit(
-        [&](auto& typed) {
-            for_each_value(values, [&](const std::string& value) {
-                ++seen;
-                added += typed.insert(value) ? 1 : 0;
-            });
-            using filter_type = std::decay_t<decltype(typed)>;
-            if constexpr (!std::is_same_v<filter_type, scalable_filter>) { // a scalable filter grows instead
-                if (added != 0 && typed.item_count() > typed.expected_items()) {
-                    past_capacity = "warning: " + path.string() + " now holds " +
-                                    grouped(typed.item_count()) + " items, past the " +
-                                    grouped(typed.expected_items()) + " it was sized for: its rate is " +
-                                    percent(typed.current_false_positive_rate()) + " (target " +
-                                    percent(typed.target_false_positive_rate()) +
-                                    "); rebuild it larger with bloom create --items\n";
-                }
+    with_filter_type(file.info(), type, path, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        filter_type filter = load_typed<filter_type>(path, file.bytes());
+        const value_reader<typename filter_type::value_type> key_of(type, path);
+        for_each_value(values, [&](const std::string& value) {
+            ++seen;
+            added += filter.insert(key_of(value)) ? 1 : 0;
+        });
+        if constexpr (!is_scalable<filter_type>::value) { // a scalable filter grows instead
+            if (added != 0 && filter.item_count() > filter.expected_items()) {
+                past_capacity = "warning: " + path.string() + " now holds " + grouped(filter.item_count()) +
+                                " items, past the " + grouped(filter.expected_items()) +
+                                " it was sized for: its rate is " +
+                                percent(filter.current_false_positive_rate()) + " (target " +
+                                percent(filter.target_false_positive_rate()) +
+                                "); rebuild it larger with bloom create --items\n";
             }
-        },
-        filter);
-    save_any(filter, path);
+        }
+        save_filter(filter, path, bloom::save_mode::replace);
+        return exit_ok;
+    });
     std::cerr << "added " << grouped(seen) << " values to " << path.string() << ": " << grouped(added)
               << " new, " << grouped(seen - added) << " probably present already\n"
-              << past_capacity;
+              << past_capacity << link_warning;
     return exit_ok;
+}
+
+/// Writes to stdout, failing at once (status 2, with the reason) when it cannot.
+void write_stdout(const std::string& text) {
+    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+        throw usage_error(std::string("stdout: cannot write: ") + std::strerror(errno));
+    }
 }
 
 int run_check(const std::vector<std::string>& arguments) {
     bool invert = false;
-    auto positional = file_and_values("check", arguments, [&](const std::string& option) {
-        if (option == "--invert" || option == "-v") {
-            invert = true;
-            return true;
-        }
-        return false;
-    });
+    std::optional<key_type> requested;
+    const auto positional =
+        file_and_values("check", arguments, [&](const std::string& option, const std::string* value) {
+            if (option == "--invert" || option == "-v") {
+                invert = true;
+                return false;
+            }
+            if (option == "--type") {
+                requested = parse_type_option(require_value(option, value));
+                return true;
+            }
+            unknown_option("check", option);
+        });
     const std::filesystem::path path = positional.front();
     const std::vector<std::string> values(positional.begin() + 1, positional.end());
-    const any_filter filter = load_any(path);
+    const std::vector<unsigned char> bytes = read_filter_bytes(path);
+    const bloom::saved_filter_info info = inspect_bytes(path, bytes);
+    const key_type type = key_type_of(info, requested, path);
     bool any_absent = false;
     std::string out;
-    std::visit(
-        [&](const auto& typed) {
-            for_each_value(values, [&](const std::string& value) {
-                const bool present = typed.contains(value);
-                any_absent |= !present;
-                if (present != invert) {
-                    out += value;
-                    out += '\n';
-                    if (out.size() >= (1u << 16)) {
-                        std::fwrite(out.data(), 1, out.size(), stdout);
-                        out.clear();
-                    }
+    with_filter_type(info, type, path, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        const filter_type filter = load_typed<filter_type>(path, bytes);
+        const value_reader<typename filter_type::value_type> key_of(type, path);
+        for_each_value(values, [&](const std::string& value) {
+            const bool present = filter.contains(key_of(value));
+            any_absent |= !present;
+            if (present != invert) {
+                out += value;
+                out += '\n';
+                if (out.size() >= (1U << 16)) {
+                    write_stdout(out);
+                    out.clear();
                 }
-            });
-        },
-        filter);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    if (std::fflush(stdout) != 0) {
-        throw usage_error("stdout: write error");
-    }
+            }
+        });
+        return exit_ok;
+    });
+    write_stdout(out);
     return any_absent ? exit_absent : exit_ok;
 }
 
@@ -566,12 +973,6 @@ std::string rate_text(double rate) {
 
 void print_line(const char* label, const std::string& value) {
     std::printf("%-16s %s\n", label, value.c_str());
-}
-
-std::string number_text(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", value);
-    return buffer;
 }
 
 // The monitoring rule of the README: a filter whose rate (from its bits) is above twice its target should
@@ -596,97 +997,194 @@ void print_common_info(const Filter& filter) {
     print_rate_lines(filter.current_false_positive_rate(), filter.target_false_positive_rate());
 }
 
+template <class Filter>
+void print_filter_info(const Filter& filter) {
+    if constexpr (is_scalable<Filter>::value) {
+        print_line("kind:", "scalable");
+        print_line("stages:", std::to_string(filter.stage_count()));
+        print_line("bits:", std::to_string(8 * filter.memory_bytes()) + " (all stages)");
+        print_line("seed:", hex(filter.seed()));
+        print_line("items:", std::to_string(filter.item_count()));
+        print_line("initial capacity:", std::to_string(filter.initial_capacity()));
+        print_line("load factor:",
+                   number_text(filter.load_factor()) + " (estimated items / the stages' capacity)");
+        print_rate_lines(filter.current_false_positive_rate(), filter.target_false_positive_rate());
+    } else if constexpr (is_counting<Filter>::value) {
+        print_line("kind:", "counting (" + std::to_string(Filter::counter_bits) + "-bit counters)");
+        print_line("counters:", std::to_string(filter.counter_count()));
+        print_common_info(filter);
+    } else {
+        print_line("kind:", is_blocked<Filter>::value ? "blocked" : "classic");
+        print_line("bits:", std::to_string(filter.bit_count()));
+        if constexpr (is_blocked<Filter>::value) {
+            print_line("pattern:", filter.probes() == bloom::probe_scheme::one_bit_per_word
+                                       ? "one bit per word (the original pattern)"
+                                       : "bits anywhere in the block");
+        }
+        print_common_info(filter);
+    }
+}
+
+/// What the header alone says: for files whose keys this tool cannot read.
+void print_header_info(const bloom::saved_filter_info& info) {
+    print_line("kind:", bloom::to_string(info.kind));
+    if (info.kind != bloom::filter_kind::scalable) {
+        print_line(info.kind == bloom::filter_kind::counting ? "counters:" : "bits:",
+                   std::to_string(info.bit_count));
+        print_line("k:", std::to_string(info.hash_count) + " (hash functions)");
+    }
+    if (info.kind == bloom::filter_kind::counting) {
+        print_line("counter bits:", std::to_string(info.counter_bits));
+    }
+    print_line("seed:", hex(info.seed));
+    print_line("items:", std::to_string(info.item_count));
+    print_line("expected items:", std::to_string(info.expected_items));
+    print_line("target rate:", rate_text(info.target_false_positive_rate));
+}
+
 int run_info(const std::vector<std::string>& arguments) {
-    auto positional = file_and_values("info", arguments, [](const std::string&) { return false; });
+    const auto positional =
+        file_and_values("info", arguments, [](const std::string& option, const std::string*) -> bool {
+            unknown_option("info", option);
+        });
     if (positional.size() != 1) {
-        throw usage_error("info takes exactly one FILE (see bloom info --help)");
+        throw usage_error("info takes exactly one FILE (see bloom help info)");
     }
     const std::filesystem::path path = positional.front();
-    const any_filter filter = load_any(path);
-    const std::uint64_t file_bytes = std::filesystem::file_size(path);
+    const std::vector<unsigned char> bytes = read_filter_bytes(path);
+    const bloom::saved_filter_info info = inspect_bytes(path, bytes);
     print_line("file:", path.string());
-    std::visit(
-        [&](const auto& typed) {
-            using filter_type = std::decay_t<decltype(typed)>;
-            if constexpr (std::is_same_v<filter_type, scalable_filter>) {
-                print_line("kind:", "scalable");
-                print_line("stages:", std::to_string(typed.stage_count()));
-                print_line("bits:", std::to_string(8 * typed.memory_bytes()) + " (all stages)");
-                print_line("seed:", hex(typed.seed()));
-                print_line("items:", std::to_string(typed.item_count()));
-                print_line("initial capacity:", std::to_string(typed.initial_capacity()));
-                print_line("load factor:",
-                           number_text(typed.load_factor()) + " (estimated items / the stages' capacity)");
-                print_rate_lines(typed.current_false_positive_rate(), typed.target_false_positive_rate());
-            } else if constexpr (std::is_same_v<filter_type, classic_filter> ||
-                                 std::is_same_v<filter_type, blocked_filter>) {
-                print_line("kind:", std::is_same_v<filter_type, classic_filter> ? "classic" : "blocked");
-                print_line("bits:", std::to_string(typed.bit_count()));
-                if constexpr (std::is_same_v<filter_type, blocked_filter>) {
-                    print_line("pattern:", typed.probes() == bloom::probe_scheme::one_bit_per_word
-                                               ? "one bit per word (the original pattern)"
-                                               : "bits anywhere in the block");
-                }
-                print_common_info(typed);
-            } else {
-                print_line("kind:",
-                           "counting (" + std::to_string(filter_type::counter_bits) + "-bit counters)");
-                print_line("counters:", std::to_string(typed.counter_count()));
-                print_common_info(typed);
-            }
-        },
-        filter);
-    print_line("bytes:", std::to_string(file_bytes) + " (" + bytes_text(file_bytes) + ")");
+    print_line("keys:", describe_hasher(info.hasher_id));
+    std::optional<key_type> type;
+    try {
+        type = key_type_of(info, std::nullopt, path);
+    } catch (const usage_error&) {
+        print_header_info(info); // a hasher of another program: describe what the header says
+    }
+    if (type) {
+        with_filter_type(info, *type, path, [&](auto tag) {
+            using filter_type = typename decltype(tag)::type;
+            print_filter_info(load_typed<filter_type>(path, bytes));
+            return exit_ok;
+        });
+    }
+    print_line("bytes:", std::to_string(info.record_bytes) + " (" + bytes_text(info.record_bytes) + ")");
     return exit_ok;
+}
+
+/// True if `a` and `b` name the same file (through links and different spellings), or the same new path.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+    std::error_code error;
+    if (std::filesystem::equivalent(a, b, error)) {
+        return true;
+    }
+    const auto left = std::filesystem::weakly_canonical(a, error);
+    const auto right = std::filesystem::weakly_canonical(b, error);
+    return !error && left == right;
+}
+
+/// Unites `from` into `into`, or says exactly why these two cannot be united.
+template <class Filter>
+void unite(Filter& into, const Filter& from, const std::string& into_name,
+           const std::filesystem::path& from_path) {
+    if constexpr (is_scalable<Filter>::value) {
+        (void)into;
+        (void)from;
+        file_error(from_path,
+                   "is a scalable filter: its stages were sized as its items arrived, so two scalable "
+                   "filters have no common shape to unite; add the values of one to the other instead");
+    } else if constexpr (is_counting<Filter>::value) {
+        (void)into;
+        (void)from;
+        file_error(from_path, "is a counting filter: the library has no union of counting filters (summing "
+                              "counters could saturate them, and a later remove would then lose items)");
+    } else {
+        try {
+            into |= from;
+        } catch (const std::invalid_argument& problem) {
+            file_error(from_path, "cannot be merged with " + into_name + ": " +
+                                      without_prefix(problem.what(), "other "));
+        }
+    }
 }
 
 int run_merge(const std::vector<std::string>& arguments) {
     bool force = false;
     const auto files = parse_options(arguments, [&](const std::string& option, const std::string*) {
         if (option != "--force") {
-            throw usage_error("merge: unknown option " + option + " (see bloom merge --help)");
+            unknown_option("merge", option);
         }
         force = true;
         return false;
     });
     if (files.size() < 2) {
-        throw usage_error("merge needs OUT and at least one IN (see bloom merge --help)");
+        throw usage_error("merge needs OUT and at least one IN (see bloom help merge)");
     }
     const std::filesystem::path out = files.front();
-    const bool out_is_input = std::find(files.begin() + 1, files.end(), files.front()) != files.end();
-    if (!force && !out_is_input && std::filesystem::exists(out)) {
+    const auto output_input = std::find_if(files.begin() + 1, files.end(),
+                                           [&](const std::string& input) { return same_file(out, input); });
+    const bool out_is_input = output_input != files.end();
+    check_writable(out);
+    if (!force && !out_is_input && std::filesystem::exists(std::filesystem::symlink_status(out))) {
         file_error(out, "already exists (use --force to replace it, or name it as an input too)");
     }
-    any_filter merged = load_any(files[1]);
-    for (std::size_t i = 2; i < files.size(); ++i) {
-        const any_filter next = load_any(files[i]);
-        std::visit(
-            [&](auto& into, const auto& from) {
-                using into_type = std::decay_t<decltype(into)>;
-                using from_type = std::decay_t<decltype(from)>;
-                if constexpr (!std::is_same_v<into_type, from_type>) {
-                    file_error(files[i], "is another kind of filter than " + files[1]);
-                } else if constexpr (std::is_same_v<into_type, classic_filter> ||
-                                     std::is_same_v<into_type, blocked_filter>) {
-                    try {
-                        into |= from;
-                    } catch (const std::invalid_argument& problem) {
-                        file_error(files[i], "cannot be merged with " + files[1] + ": " +
-                                                 without_prefix(problem.what(), "other "));
-                    }
-                } else {
-                    file_error(files[i], "merge supports classic and blocked filters");
-                }
-            },
-            merged, next);
+    // Merging into an input is a read-modify-write of it: hold its update lock and read it under the lock.
+    std::optional<locked_filter_file> locked;
+    if (out_is_input) {
+        locked.emplace(out);
     }
-    if (files.size() == 2 && !std::holds_alternative<classic_filter>(merged) &&
-        !std::holds_alternative<blocked_filter>(merged)) {
-        file_error(files[1], "merge supports classic and blocked filters");
-    }
-    save_any(merged, out);
+    const auto bytes_of = [&](const std::string& input) {
+        return locked && same_file(out, input) ? locked->bytes() : read_filter_bytes(input);
+    };
+    const std::vector<unsigned char> first_bytes = bytes_of(files[1]);
+    const bloom::saved_filter_info first_info = inspect_bytes(files[1], first_bytes);
+    const key_type type = key_type_of(first_info, std::nullopt, files[1]);
+    with_filter_type(first_info, type, files[1], [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        filter_type merged = load_typed<filter_type>(files[1], first_bytes);
+        if (files.size() == 2) {
+            unite(merged, merged, files[1], files[1]); // refuses the kinds that cannot merge
+        }
+        for (std::size_t i = 2; i < files.size(); ++i) {
+            const std::vector<unsigned char> bytes = bytes_of(files[i]);
+            const bloom::saved_filter_info info = inspect_bytes(files[i], bytes);
+            if (info.kind != first_info.kind || info.counter_bits != first_info.counter_bits ||
+                info.hasher_id != first_info.hasher_id) {
+                file_error(files[i], std::string("is another kind of filter (") +
+                                         bloom::to_string(info.kind) + ", " +
+                                         describe_hasher(info.hasher_id) + ") than " + files[1] + " (" +
+                                         bloom::to_string(first_info.kind) + ", " +
+                                         describe_hasher(first_info.hasher_id) +
+                                         "): only filters of one kind and key type merge");
+            }
+            unite(merged, load_typed<filter_type>(files[i], bytes), files[1], files[i]);
+        }
+        save_filter(merged, out,
+                    force || out_is_input ? bloom::save_mode::replace : bloom::save_mode::create_new);
+        return exit_ok;
+    });
     std::cerr << "merged " << files.size() - 1 << " filters into " << out.string() << "\n";
     return exit_ok;
+}
+
+struct command_entry {
+    const char* name;
+    const char* help;
+    int (*run)(const std::vector<std::string>&);
+};
+
+constexpr command_entry commands[] = {
+    {"create", create_help, run_create}, {"add", add_help, run_add},       {"check", check_help, run_check},
+    {"info", info_help, run_info},       {"merge", merge_help, run_merge},
+};
+
+const command_entry* find_command(const std::string& name) {
+    for (const command_entry& entry : commands) {
+        if (name == entry.name) {
+            return &entry;
+        }
+    }
+    return nullptr;
 }
 
 int run(const std::vector<std::string>& arguments) {
@@ -697,41 +1195,56 @@ int run(const std::vector<std::string>& arguments) {
     const std::string& command = arguments.front();
     const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
     if (is_help(command) || command == "help") {
-        std::fputs(general_help, stdout);
+        if (command == "help" && !rest.empty()) {
+            const command_entry* entry = find_command(rest.front());
+            if (entry == nullptr) {
+                throw usage_error("help: unknown command '" + rest.front() + "' (see bloom --help)");
+            }
+            write_stdout(entry->help);
+            return exit_ok;
+        }
+        write_stdout(general_help);
         return exit_ok;
     }
     if (command == "--version") {
-        std::printf("bloom %d.%d.%d\n", BLOOM_VERSION_MAJOR, BLOOM_VERSION_MINOR, BLOOM_VERSION_PATCH);
+        write_stdout("bloom " + std::to_string(BLOOM_VERSION_MAJOR) + "." +
+                     std::to_string(BLOOM_VERSION_MINOR) + "." + std::to_string(BLOOM_VERSION_PATCH) + "\n");
         return exit_ok;
     }
-    struct command_entry {
-        const char* name;
-        const char* help;
-        int (*run)(const std::vector<std::string>&);
-    };
-    static const command_entry commands[] = {
-        {"create", create_help, run_create}, {"add", add_help, run_add},
-        {"check", check_help, run_check},    {"info", info_help, run_info},
-        {"merge", merge_help, run_merge},
-    };
-    for (const command_entry& entry : commands) {
-        if (command == entry.name) {
-            if (std::any_of(rest.begin(), rest.end(),
-                            [](const std::string& argument) { return is_help(argument); })) {
-                std::fputs(entry.help, stdout);
-                return exit_ok;
-            }
-            return entry.run(rest);
-        }
+    const command_entry* entry = find_command(command);
+    if (entry == nullptr) {
+        throw usage_error("unknown command '" + command + "' (see bloom --help)");
     }
-    throw usage_error("unknown command '" + command + "' (see bloom --help)");
+    // --help or -h among the options asks for help; after "--" they are values.
+    const auto options_end = std::find(rest.begin(), rest.end(), std::string("--"));
+    if (std::any_of(rest.begin(), options_end,
+                    [](const std::string& argument) { return is_help(argument); })) {
+        write_stdout(entry->help);
+        return exit_ok;
+    }
+    return entry->run(rest);
+}
+
+/// Everything printed must reach stdout: a failed write or flush (a full disk, a closed pipe's reader
+/// gone, /dev/full) is an error, not a silent truncation.
+int finish_stdout(int status) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        std::fprintf(stderr, "bloom: stdout: cannot write: %s\n", std::strerror(errno));
+        return exit_error;
+    }
+    if (std::fclose(stdout) != 0) {
+        std::fprintf(stderr, "bloom: stdout: cannot close: %s\n", std::strerror(errno));
+        return exit_error;
+    }
+    return status;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+    int status = exit_error;
     try {
-        return run(std::vector<std::string>(argv + 1, argv + argc));
+        status = run(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const usage_error& problem) {
         std::fprintf(stderr, "bloom: %s\n", problem.what());
     } catch (const std::bad_alloc&) {
@@ -739,5 +1252,5 @@ int main(int argc, char** argv) {
     } catch (const std::exception& problem) {
         std::fprintf(stderr, "bloom: %s\n", problem.what());
     }
-    return exit_error;
+    return finish_stdout(status);
 }
