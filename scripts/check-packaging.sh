@@ -10,10 +10,16 @@
 #      prefix from the new location), drop lib/ and debug/, add copyright and usage; then check the
 #      layout and build test_package/ against that prefix with find_package(bloom)
 #   4. pkg-config: `pkg-config --cflags bloom` from the same prefix compiles and runs test_package.cpp
+#   5. README's install, as written, in a fresh copy of the tree: `cmake -S . -B build && cmake --install
+#      build --prefix P` with the default generator and no build type installs the headers and the package
+#      files (the tool, unbuilt, is skipped) and tests/consumer/find_package builds against P; after
+#      building the tool (Release by default) the same install adds a working bin/bloom; and configuring
+#      with Catch2, SQLite, Google Benchmark and Python hidden succeeds, skipping what needs them
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/install-deps.sh cmake ninja-build g++ pkg-config python3 libxxhash-dev
+# make: README's install uses CMake's default generator, Unix Makefiles, which Debian's cmake only recommends.
+bash scripts/install-deps.sh cmake ninja-build make g++ pkg-config python3 libxxhash-dev
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -81,4 +87,50 @@ pc_version=$(pkg-config --modversion bloom)
 g++ -std=c++17 -Wall -Wextra -Werror $(pkg-config --cflags bloom) test_package/test_package.cpp \
     $(pkg-config --libs bloom) -o "$work/pkg_config_consumer"
 "$work/pkg_config_consumer"
+
+echo "== 5. README's install, as written"
+# A copy of the files a fresh clone has (plus new, unignored ones), so that the build/ it makes is its own.
+readme="$work/readme"
+mkdir "$readme"
+git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' file; do
+        if [[ -e $file ]]; then
+            printf '%s\0' "$file"
+        fi
+    done |
+    tar --create --null --files-from=- | tar --extract --directory "$readme"
+readme_prefix="$work/readme-prefix"
+(cd "$readme" && cmake -S . -B build && cmake --install build --prefix "$readme_prefix") >"$work/readme.log" ||
+    { cat "$work/readme.log"; echo "README's install command failed (output above)" >&2; exit 1; }
+for expected in include/bloom/bloom.hpp include/bloom/bloom_filter.hpp share/cmake/bloom/bloomConfig.cmake \
+    share/cmake/bloom/bloomConfigVersion.cmake share/cmake/bloom/bloomTargets.cmake \
+    share/cmake/bloom/FindxxHash.cmake share/pkgconfig/bloom.pc; do
+    [[ -f $readme_prefix/$expected ]] || { echo "missing after README's install: $expected" >&2; exit 1; }
+done
+if [[ -e $readme_prefix/bin/bloom ]]; then
+    echo "README's install put an unbuilt bin/bloom in the prefix" >&2
+    exit 1
+fi
+cmake -S tests/consumer/find_package -B "$work/readme-consumer" -DCMAKE_PREFIX_PATH="$readme_prefix" \
+    -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" >/dev/null
+cmake --build "$work/readme-consumer"
+"$work/readme-consumer/bloom_find_package_consumer"
+grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$readme/build/CMakeCache.txt" ||
+    { echo "a top-level configure without CMAKE_BUILD_TYPE did not default to Release" >&2; exit 1; }
+# README: `cmake --build build` first installs the tool too. Only its target is built here (the rest of
+# `all` is the tests, examples and benchmarks, which the other CI steps build).
+(cd "$readme" && cmake --build build --target bloom_cli && cmake --install build --prefix "$readme_prefix") \
+    >"$work/readme-tool.log" ||
+    { cat "$work/readme-tool.log"; echo "building and installing the tool failed (output above)" >&2; exit 1; }
+"$readme_prefix/bin/bloom" --version
+# A machine with only a compiler, CMake and xxHash: every optional dependency hidden, configuring succeeds.
+cmake -S "$readme" -B "$work/readme-bare" -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_Python3=ON >"$work/readme-bare.log" ||
+    { cat "$work/readme-bare.log"; echo "configuring without the optional dependencies failed" >&2; exit 1; }
+for dependency in Catch2 SQLite3 "Google Benchmark"; do
+    grep -q "skipped: $dependency not found" "$work/readme-bare.log" ||
+        { echo "no 'skipped: $dependency not found' line when $dependency is missing" >&2; exit 1; }
+done
+grep 'skipped:' "$work/readme-bare.log"
 echo "packaging: all checks passed"
