@@ -684,6 +684,20 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
                  }),
                  "hasher id");
     }
+    SECTION("a counter width no counting filter has, or one of another filter") {
+        using counting16 = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 16>;
+        auto bytes = bloom::to_bytes(counting16(100, 0.01));
+        bytes[11] = std::byte{5};
+        reseal(bytes);
+        const auto load_counting = [&](auto tag) {
+            using filter = typename decltype(tag)::type;
+            return format_error_of([&] { (void)bloom::from_bytes<filter>(bytes.data(), bytes.size()); });
+        };
+        contains(load_counting(std::common_type<counting16>{}), "counter width 5 is unsupported");
+        bytes[11] = std::byte{8};
+        reseal(bytes);
+        contains(load_counting(std::common_type<counting16>{}), "holds 8-bit counters, this filter has 16");
+    }
     SECTION("a corrupt header") {
         auto bytes = original;
         bytes[40] ^= std::byte{1};

@@ -289,8 +289,15 @@ inline void check_bit_array_header(const record_header& header, record_kind expe
                                       kind_name(expected) + " filter uses");
     }
     if (header.counter_bits != counter_bits) {
-        throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
-                                      "-bit counters, this filter has " + std::to_string(counter_bits));
+        const unsigned width = header.counter_bits;
+        const bool supported =
+            expected == record_kind::counting ? width == 4 || width == 8 || width == 16 : width == 0;
+        throw_format_error(where, supported
+                                      ? "holds " + std::to_string(width) + "-bit counters, this filter has " +
+                                            std::to_string(counter_bits)
+                                      : "counter width " + std::to_string(width) +
+                                            " is unsupported (counting filters have 4-, 8- or 16-bit "
+                                            "counters; other kinds none)");
     }
     if (header.bit_count == 0) {
         throw_format_error(where, "bit_count is 0");
