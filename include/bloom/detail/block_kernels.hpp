@@ -253,6 +253,18 @@ BLOOM_FORCE_INLINE bool neon_block_insert(std::uint64_t* block, std::uint64_t pa
 
 // ---- bits_anywhere ----
 
+/// Makes the compiler assume `object` changed in memory, so it reloads it from there: the insert kernels
+/// then broadcast each probe's bit with a load instead of shuffling it out of the register it was computed
+/// in.
+template <class T>
+BLOOM_FORCE_INLINE void keep_in_memory(T& object) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(object));
+#else
+    (void)object;
+#endif
+}
+
 /// The per-item constants of the bits_anywhere pattern, from the item's 32-bit probe seed: two odd
 /// multipliers' worth of randomness mod 512 (a, c) and two offsets (b, d).
 struct anywhere_probe {
@@ -404,17 +416,22 @@ inline bool scalar_anywhere_insert(Words&& block, std::uint64_t hash, unsigned h
 // Sets the item's bits with one read-modify-write of the block. The masks are built in registers: for each
 // probe, every 32-bit word w gets 1 << (bit - 32 w), which a variable shift makes 0 wherever bit - 32 w is
 // outside [0, 32) (negative counts wrap to huge ones). Setting the k bits one word at a time was 4x slower
-// than the one_bit_per_word kernel: k loads and stores of one line in flight together.
+// than the one_bit_per_word kernel: k loads and stores of one line in flight together. Each probe's bit
+// is broadcast from the stored array (a load) rather than permuted out of a register (a shuffle, the
+// scarcest port): inserts at 10^6 items went from 10.2 to 8.3 ns.
 BLOOM_FORCE_INLINE bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
                                                unsigned hash_count) noexcept {
-    const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
-    const __m512i word_starts =
-        _mm512_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480);
+    std::uint32_t bits[max_block_hash_count];
+    _mm512_storeu_si512(bits, _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash)));
+    keep_in_memory(bits);
+    const __m512i minus_word_starts = _mm512_setr_epi32(0, -32, -64, -96, -128, -160, -192, -224, -256, -288,
+                                                        -320, -352, -384, -416, -448, -480);
     const __m512i one = _mm512_set1_epi32(1);
     __m512i masks = _mm512_setzero_si512();
     for (unsigned i = 0; i < hash_count; ++i) {
-        const __m512i bit = _mm512_permutexvar_epi32(_mm512_set1_epi32(static_cast<int>(i)), bits);
-        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, _mm512_sub_epi32(bit, word_starts)));
+        const __m512i shifts =
+            _mm512_add_epi32(minus_word_starts, _mm512_set1_epi32(static_cast<int>(bits[i])));
+        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, shifts));
     }
     const __m512i old = _mm512_loadu_si512(block);
     const bool was_new = _mm512_test_epi32_mask(_mm512_andnot_si512(old, masks), masks) != 0;
@@ -461,17 +478,20 @@ avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned 
 // As avx512_anywhere_insert, in two halves of eight 32-bit words.
 BLOOM_DETAIL_AVX2_KERNEL bool avx2_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
                                                    unsigned hash_count) noexcept {
-    const __m256i bits = avx2_anywhere_bits(hash);
-    const __m256i first_bits = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits));
-    const __m256i last_bits = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1));
+    const __m256i bits16 = avx2_anywhere_bits(hash);
+    std::uint32_t bits[max_block_hash_count];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits),
+                        _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits16)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits + 8),
+                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits16, 1)));
+    keep_in_memory(bits);
     const __m256i low_starts = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
     const __m256i high_starts = _mm256_setr_epi32(256, 288, 320, 352, 384, 416, 448, 480);
     const __m256i one = _mm256_set1_epi32(1);
     __m256i low = _mm256_setzero_si256();
     __m256i high = _mm256_setzero_si256();
     for (unsigned i = 0; i < hash_count; ++i) {
-        const __m256i lane = _mm256_set1_epi32(static_cast<int>(i % 8));
-        const __m256i bit = _mm256_permutevar8x32_epi32(i < 8 ? first_bits : last_bits, lane);
+        const __m256i bit = _mm256_set1_epi32(static_cast<int>(bits[i]));
         low = _mm256_or_si256(low, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, low_starts)));
         high = _mm256_or_si256(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, high_starts)));
     }
