@@ -264,9 +264,11 @@ TEST_CASE("the block kernel is the one the instruction set calls for", "[golden]
 #elif defined(__AVX2__)
     CHECK(kernel == "avx2");
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    // Built for plain x86-64: AVX2 chosen at run time where the CPU has it.
+    // Built for plain x86-64: AVX-512 or AVX2 chosen at run time where the CPU has it.
     __builtin_cpu_init();
-    CHECK(kernel == (__builtin_cpu_supports("avx2") ? "avx2" : "sse2"));
+    CHECK(kernel == (__builtin_cpu_supports("avx512f") ? "avx512"
+                     : __builtin_cpu_supports("avx2")  ? "avx2"
+                                                       : "sse2"));
 #elif defined(__SSE2__) || defined(_M_X64)
     CHECK(kernel == "sse2");
 #elif defined(__ARM_NEON) && defined(__aarch64__)
@@ -298,7 +300,7 @@ using block_contains_kernel = bool (*)(const std::uint64_t*, std::uint64_t);
 using block_insert_kernel = bool (*)(std::uint64_t*, std::uint64_t);
 
 /// Every SIMD kernel this build holds and this CPU runs, by name: the one block_contains chooses, and in a
-/// build for plain x86-64 both the SSE2 kernel and the AVX2 one it picks at run time.
+/// build for plain x86-64 the SSE2 kernel and the AVX2 and AVX-512 ones it picks from at run time.
 std::vector<std::tuple<std::string, block_contains_kernel, block_insert_kernel>> compiled_block_kernels() {
     std::vector<std::tuple<std::string, block_contains_kernel, block_insert_kernel>> kernels;
     kernels.emplace_back(
@@ -313,6 +315,10 @@ std::vector<std::tuple<std::string, block_contains_kernel, block_insert_kernel>>
     kernels.emplace_back("sse2", &bloom::detail::sse2_block_contains, &bloom::detail::sse2_block_insert);
     if (bloom::detail::cpu_runs_avx2()) {
         kernels.emplace_back("avx2", &bloom::detail::avx2_block_contains, &bloom::detail::avx2_block_insert);
+    }
+    if (bloom::detail::cpu_runs_avx512()) {
+        kernels.emplace_back("avx512", &bloom::detail::avx512_block_contains,
+                             &bloom::detail::avx512_block_insert);
     }
 #endif
     return kernels;
@@ -539,21 +545,43 @@ TEST_CASE("literal bits_anywhere positions are pinned", "[golden][blocked]") {
 
 TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one", "[golden][blocked]") {
     using contains_kernel = bool (*)(const std::uint64_t*, std::uint64_t, unsigned);
-    std::vector<std::pair<const char*, contains_kernel>> kernels = {
-        {"chosen", [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+    using insert_kernel = bool (*)(std::uint64_t*, std::uint64_t, unsigned);
+    std::vector<std::tuple<const char*, contains_kernel, insert_kernel>> kernels = {
+        {"chosen",
+         [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
              return bloom::detail::anywhere_block_contains(block, hash, k);
+         },
+         [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
+             return bloom::detail::anywhere_block_insert(block, hash, k);
          }}};
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
 #    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
     if (bloom::detail::cpu_runs_avx2())
 #    endif
     {
-        kernels.emplace_back("avx2", [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
-            return bloom::detail::avx2_anywhere_contains(block, hash, k);
-        });
+        kernels.emplace_back(
+            "avx2",
+            [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx2_anywhere_contains(block, hash, k);
+            },
+            [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx2_anywhere_insert(block, hash, k);
+            });
     }
 #endif
-    for (const auto& [name, kernel_contains] : kernels) {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
+    if (bloom::detail::cpu_runs_avx512()) {
+        kernels.emplace_back(
+            "avx512",
+            [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx512_anywhere_contains(block, hash, k);
+            },
+            [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx512_anywhere_insert(block, hash, k);
+            });
+    }
+#endif
+    for (const auto& [name, kernel_contains, kernel_insert] : kernels) {
         INFO("kernel " << name);
         bloom_test::splitmix64 random(0x616e7977ULL);
         alignas(64) std::uint64_t storage[9];
@@ -572,7 +600,7 @@ TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one
             const bool expected = bloom::detail::scalar_anywhere_contains(scalar_block, seed, k);
             present += expected ? 1 : 0;
             mismatches += kernel_contains(block, seed, k) != expected ? 1 : 0;
-            const bool was_new = bloom::detail::anywhere_block_insert(block, seed, k);
+            const bool was_new = kernel_insert(block, seed, k);
             const bool scalar_was_new = bloom::detail::scalar_anywhere_insert(scalar_block, seed, k);
             mismatches += was_new != scalar_was_new || was_new == expected ? 1 : 0;
             mismatches += std::memcmp(block, scalar_block, sizeof scalar_block) != 0 ? 1 : 0;
