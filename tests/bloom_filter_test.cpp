@@ -549,48 +549,6 @@ TEMPLATE_TEST_CASE("copies are independent", "[bloom_filter][value]", std::uint6
     CHECK(count_found(original, 0, 500) == 500);
 }
 
-TEMPLATE_TEST_CASE("a moved-from filter is empty-shaped and never gives a false negative",
-                   "[bloom_filter][value]", std::uint64_t, std::string) {
-    bloom::bloom_filter<TestType> source(1000, 0.01, 7);
-    insert_keys(source, 0, 500);
-    const std::uint64_t count = source.item_count();
-    const std::uint64_t bits = source.bit_count();
-
-    bloom::bloom_filter<TestType> moved(std::move(source));
-    CHECK(count_found(moved, 0, 500) == 500);
-    CHECK(moved.item_count() == count);
-    CHECK(moved.bit_count() == bits);
-    CHECK(moved.seed() == 7);
-
-    // NOLINTBEGIN(bugprone-use-after-move): the moved-from state is documented.
-    CHECK(source.bit_count() == 0);
-    CHECK(source.hash_count() == 0);
-    CHECK(source.item_count() == 0);
-    CHECK(source.memory_bytes() == 0);
-    CHECK(source.fill_ratio() == 0.0);
-    CHECK(source.estimated_item_count() == 0.0);
-    CHECK(source.current_false_positive_rate() == 0.0);
-    CHECK(source.contains(key<TestType>(0)));
-    CHECK(source.contains(key<TestType>(123'456)));
-    CHECK_FALSE(source.insert(key<TestType>(1)));
-    CHECK(source.item_count() == 0);
-
-    SECTION("move assignment") {
-        bloom::bloom_filter<TestType> target(10, 0.5);
-        target = std::move(moved);
-        CHECK(count_found(target, 0, 500) == 500);
-        CHECK(target.bit_count() == bits);
-        CHECK(moved.bit_count() == 0);
-        CHECK(moved.contains(key<TestType>(999)));
-    }
-    SECTION("a moved-from filter can be assigned again") {
-        source = moved;
-        CHECK(source == moved);
-        CHECK(count_found(source, 0, 500) == 500);
-    }
-    // NOLINTEND(bugprone-use-after-move)
-}
-
 TEST_CASE("swap exchanges everything", "[bloom_filter][value]") {
     bloom::bloom_filter<std::uint64_t> a(1000, 0.01, 1);
     bloom::bloom_filter<std::uint64_t> b(bloom::filter_geometry{5000, 2}, 2);

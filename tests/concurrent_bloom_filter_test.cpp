@@ -270,16 +270,8 @@ TEMPLATE_TEST_CASE("concurrent: copies, moves, clear and errors", "[concurrent]"
     TestType moved(std::move(copy));
     CHECK(moved.to_plain() == filter.to_plain());
     CHECK(moved.item_count() == count);
-    // NOLINTBEGIN(bugprone-use-after-move): the moved-from state is documented.
-    CHECK(copy.bit_count() == 0);
-    CHECK_FALSE(copy.insert(key<std::uint64_t>(5)));
-    CHECK(copy.contains(key<std::uint64_t>(123456789)));
-    const std::uint64_t queries[] = {key<std::uint64_t>(1), key<std::uint64_t>(2), key<std::uint64_t>(3)};
-    bool answers[3] = {};
-    copy.contains(std::begin(queries), std::end(queries), std::begin(answers));
-    CHECK(std::count(std::begin(answers), std::end(answers), true) == 3);
-    // NOLINTEND(bugprone-use-after-move)
-    copy = filter;
+    // The moved-from state (empty) is tested with every kind's in contract_test.cpp.
+    copy = filter; // NOLINT(bugprone-use-after-move): assigning a moved-from filter is documented
     CHECK(copy.to_plain() == filter.to_plain());
 
     moved.clear();

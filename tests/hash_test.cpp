@@ -390,3 +390,36 @@ TEST_CASE("bloom::default_seed is a fixed constant and random_seed varies", "[ha
     const std::uint64_t second = bloom::random_seed();
     CHECK(first != second);
 }
+
+TEST_CASE("a key the filter's type cannot hold is hashed as itself, never narrowed", "[hash]") {
+    constexpr std::uint64_t all_ones = std::numeric_limits<std::uint64_t>::max();
+    for (const std::uint64_t seed : seeds) {
+        // Integer keys out of range: 300 is not std::uint8_t{44}, 255 is not std::int8_t{-1}, ...
+        CHECK(bloom::hash<std::uint8_t>{}(300, seed) != bloom::hash<std::uint8_t>{}(std::uint8_t{44}, seed));
+        CHECK(bloom::hash<std::int8_t>{}(255, seed) != bloom::hash<std::int8_t>{}(std::int8_t{-1}, seed));
+        CHECK(bloom::hash<std::uint32_t>{}(-1, seed) != bloom::hash<std::uint32_t>{}(0xffffffffU, seed));
+        CHECK(bloom::hash<std::uint64_t>{}(-1, seed) != bloom::hash<std::uint64_t>{}(all_ones, seed));
+        CHECK(bloom::hash<std::int64_t>{}(all_ones, seed) !=
+              bloom::hash<std::int64_t>{}(std::int64_t{-1}, seed));
+        CHECK(bloom::xxh3_hash<std::uint8_t>{}(300, seed) !=
+              bloom::xxh3_hash<std::uint8_t>{}(std::uint8_t{44}, seed));
+        // ... while a key in range keeps the one hash its value has in every type.
+        CHECK(bloom::hash<std::uint8_t>{}(44, seed) == bloom::hash<std::uint8_t>{}(std::uint8_t{44}, seed));
+        CHECK(bloom::hash<std::int8_t>{}(-1LL, seed) == bloom::hash<std::int8_t>{}(std::int8_t{-1}, seed));
+        CHECK(bloom::hash<std::uint64_t>{}(all_ones, seed) == bloom::hash<std::int64_t>{}(-1, seed));
+
+        // Integers a floating type cannot hold exactly are not rounded into a neighbour.
+        const std::int64_t two_53 = std::int64_t{1} << 53;
+        CHECK(bloom::hash<double>{}(two_53 + 1, seed) != bloom::hash<double>{}(9007199254740992.0, seed));
+        CHECK(bloom::hash<double>{}(two_53, seed) == bloom::hash<double>{}(9007199254740992.0, seed));
+        CHECK(bloom::hash<double>{}(all_ones, seed) != bloom::hash<double>{}(18446744073709551616.0, seed));
+        CHECK(bloom::hash<float>{}(16777217, seed) != bloom::hash<float>{}(16777216.0F, seed));
+        // Doubles a float cannot hold: 0.1 is not 0.1f, 1e300 is not infinity; 0.5 and NaN are held.
+        CHECK(bloom::hash<float>{}(0.1, seed) != bloom::hash<float>{}(0.1F, seed));
+        CHECK(bloom::hash<float>{}(1e300, seed) !=
+              bloom::hash<float>{}(std::numeric_limits<float>::infinity(), seed));
+        CHECK(bloom::hash<float>{}(0.5, seed) == bloom::hash<float>{}(0.5F, seed));
+        CHECK(bloom::hash<float>{}(std::numeric_limits<double>::quiet_NaN(), seed) ==
+              bloom::hash<float>{}(std::numeric_limits<float>::quiet_NaN(), seed));
+    }
+}

@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace bloom {
 
@@ -54,6 +55,11 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// Bits each item sets under probe_scheme::one_bit_per_word, the pattern of files saved before
     /// bits_anywhere: one per 64-bit word of its block. Under bits_anywhere it is hash_count().
     static constexpr unsigned bits_per_item = detail::block_word_count;
+
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
+    /// A moved-from filter is left in this state.
+    blocked_bloom_filter() : base(empty_pattern) {}
 
     /// A filter sized for `expected_items` at `false_positive_rate`: optimal_blocked_bit_count bits, and
     /// optimal_blocked_hash_count bits per item anywhere in its block. Throws std::invalid_argument for zero
@@ -76,13 +82,34 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
             this->m_bit_count, this->m_expected_items, this->m_hash_count, this->m_probe_scheme);
     }
 
+    /// A copy: the same bits, shape, seed, counts and hasher.
+    blocked_bloom_filter(const blocked_bloom_filter&) = default;
+    /// Replaces this filter with a copy of `other`.
+    blocked_bloom_filter& operator=(const blocked_bloom_filter&) = default;
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    blocked_bloom_filter(blocked_bloom_filter&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
+        : base(std::move(other)) {
+        other.m_probe_scheme = empty_pattern;
+    }
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    blocked_bloom_filter& operator=(blocked_bloom_filter&& other) noexcept(base::nothrow_move_assignment) {
+        if (this != &other) {
+            base::operator=(std::move(other));
+            other.m_probe_scheme = empty_pattern;
+        }
+        return *this;
+    }
+    ~blocked_bloom_filter() = default;
+
     /// Sets the item's hash_count() bits in its block. O(1), one cache line. Returns true if `value` was
-    /// definitely absent before, false if it was probably present.
+    /// definitely absent before, false if it was probably present. Throws std::logic_error if the filter is
+    /// empty (default-constructed or moved from).
     template <class K>
     BLOOM_FORCE_INLINE bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::blocked_bloom_filter::insert: the Hasher cannot hash "
                       "this key type; specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::blocked_bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -93,6 +120,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::blocked_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::blocked_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -152,9 +182,14 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(blocked_bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(blocked_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        this->swap_state(other);
+    }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(blocked_bloom_filter& left, blocked_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(blocked_bloom_filter& left,
+                     blocked_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
     /// Throws std::invalid_argument naming what differs unless compatible_with(other).
@@ -170,20 +205,21 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
 
-    /// Filters with another hasher type never combine: their bits mean different things.
+    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
+    /// hasher type never combines (a compile-time error): its bits mean different things.
     template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator|=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters "
-                      "whose Hasher types differ");
+    blocked_bloom_filter& operator|=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->unite("bloom::blocked_bloom_filter::operator|=", other);
         return *this;
     }
-    /// Filters with another hasher type never intersect: a compile-time error.
+    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
     template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters "
-                      "whose Hasher types differ");
+    blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->intersect("bloom::blocked_bloom_filter::operator&=", other);
         return *this;
     }
 
@@ -212,6 +248,10 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
+    // The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
+    // whatever k is, where bits_anywhere with k = 0 would find everything.
+    static constexpr probe_scheme empty_pattern = probe_scheme::one_bit_per_word;
+
     friend struct detail::filter_access;
 
     // One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
@@ -225,19 +265,18 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->words() + detail::block_offset(hash, block_count());
     }
 
-    // A moved-from filter has no blocks: it reports everything present (its lookups read a static full
-    // block) and inserts nothing. The lookup selects a block pointer rather than returning early: an early
-    // `return true` lets the compiler fold the kernel's answer into the caller's control flow, a branch on
-    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench).
+    // An empty filter has no blocks: its lookups read a static empty block by its pattern (empty_pattern),
+    // which finds nothing there. The lookup selects a block pointer rather than returning early: an early
+    // return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
+    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
+    // masking the answer instead cost 5% of an in-cache lookup.
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        const std::uint64_t* const block = this->m_bit_count == 0 ? detail::full_block : block_of(hash);
+        const std::uint64_t* const block = this->m_bit_count == 0 ? detail::empty_block : block_of(hash);
         return detail::item_in_block(block, hash, this->m_probe_scheme, this->m_hash_count);
     }
 
+    // Callers check for an empty filter first (require_bits).
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
-        if (this->m_bit_count == 0) {
-            return false;
-        }
         const bool was_new =
             detail::add_item_to_block(block_of(hash), hash, this->m_probe_scheme, this->m_hash_count);
         this->count_insert(was_new);
@@ -252,9 +291,8 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
-        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
-                probe_scheme::bits_anywhere};
+        return detail::optimal_blocked_geometry(expected_items, false_positive_rate,
+                                                "bloom::blocked_bloom_filter");
     }
 };
 

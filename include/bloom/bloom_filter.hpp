@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 namespace bloom {
 
@@ -51,14 +52,19 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// The type of the items.
     using value_type = T;
 
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
+    /// A moved-from filter is left in this state.
+    bloom_filter() : base(probe_scheme::mixed) {}
+
     /// A filter sized for `expected_items` at `false_positive_rate`: optimal_bit_count bits and
     /// optimal_hash_count probes, plus the few bits a filter of under 10^4 bits needs for its exact rate to
     /// stay at the target (detail::optimal_geometry). Throws std::invalid_argument for zero items, a rate
     /// outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(detail::optimal_geometry(expected_items, false_positive_rate), expected_items,
-               false_positive_rate, seed, hash_function, allocator) {}
+        : base(detail::optimal_geometry(expected_items, false_positive_rate, "bloom::bloom_filter"),
+               expected_items, false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
     /// round(m ln 2 / k), and its target rate the formula's rate there.
@@ -71,12 +77,14 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     /// Sets the k bits of `value`. O(k). Returns true if `value` was definitely absent before (some bit
-    /// was 0), false if it was probably present: one call serves "check, then add".
+    /// was 0), false if it was probably present: one call serves "check, then add". Throws
+    /// std::logic_error if the filter is empty (default-constructed or moved from).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::bloom_filter::insert: the Hasher cannot hash this key "
                       "type; specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -87,6 +95,9 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -138,9 +149,11 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) { this->swap_state(other); }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(bloom_filter& left, bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(bloom_filter& left, bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
     /// Throws std::invalid_argument naming what differs unless compatible_with(other).
@@ -156,18 +169,21 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
 
-    /// Filters with another hasher type never combine: their bits mean different things.
+    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
+    /// hasher type never combines (a compile-time error): its bits mean different things.
     template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator|=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
-                                                         "Hasher types differ");
+    bloom_filter& operator|=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
+        this->unite("bloom::bloom_filter::operator|=", other);
         return *this;
     }
-    /// Filters with another hasher type never intersect: a compile-time error.
+    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
     template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
-                                                         "Hasher types differ");
+    bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
+        this->intersect("bloom::bloom_filter::operator&=", other);
         return *this;
     }
 
@@ -254,9 +270,14 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         });
     }
 
+    // An empty filter has no bits and no probes: its lookups probe one static zero word once, so they
+    // find nothing. Selecting the operands costs nothing measurable, where testing for k = 0 in the probe
+    // loop or returning early cost 5% of an in-cache lookup.
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        return detail::classic_contains(this->words(), this->m_bit_count, this->m_hash_count,
-                                        this->m_probe_scheme, hash);
+        const bool empty = this->m_bit_count == 0;
+        return detail::classic_contains(empty ? detail::empty_word : this->words(),
+                                        empty ? std::uint64_t{1} : this->m_bit_count,
+                                        empty ? 1U : this->m_hash_count, this->m_probe_scheme, hash);
     }
 
     // Prefetches the lines of the first `count` probes of `hash` (at most k).

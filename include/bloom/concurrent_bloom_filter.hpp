@@ -106,7 +106,7 @@ struct classic_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_geometry(expected_items, false_positive_rate);
+        return optimal_geometry(expected_items, false_positive_rate, "bloom::concurrent_bloom_filter");
     }
     /// The rate a random non-member sees given the bits: fill^k (as bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t word_count,
@@ -164,9 +164,8 @@ struct blocked_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
-        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
-                probe_scheme::bits_anywhere};
+        return optimal_blocked_geometry(expected_items, false_positive_rate,
+                                        "bloom::concurrent_blocked_bloom_filter");
     }
     /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
@@ -249,6 +248,13 @@ class basic_concurrent_bloom_filter {
     /// Inserts lock one of this many stripes, chosen by the item's hash.
     static constexpr std::size_t stripe_count = 256;
 
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it
+    /// (not concurrently with other operations). A moved-from filter is left in this state.
+    basic_concurrent_bloom_filter()
+        : m_allocator(), m_geometry(), m_seed(default_seed), m_expected_items(0),
+          m_target_false_positive_rate(0.0), m_hasher() {}
+
     /// A filter sized for `expected_items` at `false_positive_rate`, exactly as the plain filter of its
     /// layout would be. Throws std::invalid_argument as the plain filter's constructor does.
     basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
@@ -274,10 +280,11 @@ class basic_concurrent_bloom_filter {
     basic_concurrent_bloom_filter(const basic_concurrent_bloom_filter& other)
         : basic_concurrent_bloom_filter(other.to_plain()) {}
 
-    /// Takes `other`'s words; `other` is left empty (no bits, every answer "maybe", inserts do nothing), as
-    /// moved-from plain filters are. Only assignment and destruction may follow on `other` concurrently
-    /// with nothing else.
-    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept
+    /// Takes `other`'s words; `other` is left empty (as default-constructed: no bits, every answer false,
+    /// inserts throw), as moved-from plain filters are. Only assignment and destruction may follow on `other`
+    /// concurrently with nothing else.
+    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>)
         : m_allocator(other.m_allocator), m_words(std::exchange(other.m_words, nullptr)),
           m_word_count(std::exchange(other.m_word_count, 0)),
           m_geometry(std::exchange(other.m_geometry, filter_geometry{})), m_seed(other.m_seed),
@@ -295,7 +302,8 @@ class basic_concurrent_bloom_filter {
         return *this;
     }
     /// Move assignment: not concurrently with other operations on this filter.
-    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept {
+    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>&& std::is_nothrow_swappable_v<Hasher>) {
         if (this != &other) {
             basic_concurrent_bloom_filter moved(std::move(other));
             swap(moved);
@@ -314,6 +322,7 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
+        require_bits("bloom::basic_concurrent_bloom_filter::insert");
         return insert_hash(hash_of(value));
     }
 
@@ -324,6 +333,9 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
                       "range's values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            require_bits("bloom::basic_concurrent_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -349,9 +361,9 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::basic_concurrent_bloom_filter::contains(first, last, out): the Hasher cannot "
                       "hash the range's values; specialise bloom::hash<T> or pass a Hasher");
-        if (m_word_count == 0) { // moved-from: no bits, every answer is "maybe"
+        if (m_word_count == 0) { // empty: no bits, nothing held
             for (; first != last; ++first) {
-                *out = true;
+                *out = false;
                 ++out;
             }
             return out;
@@ -375,6 +387,9 @@ class basic_concurrent_bloom_filter {
     /// built by many threads to save, compare or combine it. O(m / 64). Concurrent inserts during the copy
     /// may or may not be in it.
     [[nodiscard]] plain_filter_type to_plain() const {
+        if (m_word_count == 0) {
+            return plain_filter_type(); // empty, as this one
+        }
         plain_filter_type plain(m_geometry, m_seed, m_hasher, Allocator(m_allocator));
         std::uint64_t* const words = detail::filter_access::words(plain);
         for (std::size_t i = 0; i < m_word_count; ++i) {
@@ -514,8 +529,9 @@ class basic_concurrent_bloom_filter {
     }
 
     /// Exchanges the contents with `other`. Not concurrently with any other operation on either. O(1).
-    void swap(basic_concurrent_bloom_filter& other) noexcept {
+    void swap(basic_concurrent_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_allocator, other.m_allocator);
         swap(m_words, other.m_words);
         swap(m_word_count, other.m_word_count);
@@ -526,11 +542,11 @@ class basic_concurrent_bloom_filter {
         const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
         m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
         other.m_item_count.store(count, std::memory_order_relaxed);
-        swap(m_hasher, other.m_hasher);
         swap(m_stripes, other.m_stripes);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(basic_concurrent_bloom_filter& left, basic_concurrent_bloom_filter& right) noexcept {
+    friend void swap(basic_concurrent_bloom_filter& left,
+                     basic_concurrent_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         left.swap(right);
     }
 
@@ -540,11 +556,19 @@ class basic_concurrent_bloom_filter {
         return detail::seeded_hash(m_hasher, value, m_seed);
     }
 
+    // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
+    void require_bits(const char* where) const {
+        if (m_word_count == 0) {
+            detail::throw_insert_into_empty(where);
+        }
+    }
+
+    // Callers check for an empty filter first (require_bits).
     bool insert_hash(std::uint64_t hash) noexcept {
-        // Moved-from (no bits), or every bit already set: "not new", and nothing to write, so no lock.
-        // Exactness holds: an insert of the same item that got true set a bit, so it finished its writes
-        // before this saw all bits set, or it had not started and will find them all set too.
-        if (m_word_count == 0 || Layout::contains(m_words, m_geometry, hash)) {
+        // Every bit already set: "not new", and nothing to write, so no lock. Exactness holds: an insert
+        // of the same item that got true set a bit, so it finished its writes before this saw all bits
+        // set, or it had not started and will find them all set too.
+        if (Layout::contains(m_words, m_geometry, hash)) {
             return false;
         }
         detail::insert_stripe& stripe = m_stripes[Layout::stripe_key(hash, m_geometry) % stripe_count];
@@ -574,10 +598,13 @@ class basic_concurrent_bloom_filter {
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
+        return m_word_count != 0 && Layout::contains(m_words, m_geometry, hash);
     }
 
     void allocate_words(std::size_t count, const std::uint64_t* source) {
+        if (count == 0) { // a copy of an empty filter
+            return;
+        }
         m_words = word_traits::allocate(m_allocator, count);
         for (std::size_t i = 0; i < count; ++i) {
             word_traits::construct(m_allocator, m_words + i, source == nullptr ? 0 : source[i]);

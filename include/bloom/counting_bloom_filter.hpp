@@ -43,6 +43,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace bloom {
 
@@ -67,13 +68,20 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     /// The largest value a counter holds; a counter that reaches it sticks there.
     static constexpr std::uint64_t max_counter = layout::max_value;
 
+    /// An empty filter: no counters, holds nothing. contains() answers false, count() and every rate is 0,
+    /// remove() returns false; insert() throws std::logic_error, as it could not keep the item. Assign a
+    /// sized filter to use it. A moved-from filter is left in this state.
+    counting_bloom_filter() : base(probe_scheme::mixed) {}
+
     /// A filter of optimal_bit_count(expected_items, false_positive_rate) counters and optimal_hash_count
     /// probes: the classic filter's shape, with counters for bits.
     /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or counters that cannot be held.
     counting_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                           std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                           const Allocator& allocator = Allocator())
-        : base(storage_of(detail::optimal_geometry(expected_items, false_positive_rate), "expected_items"),
+        : base(storage_of(detail::optimal_geometry(expected_items, false_positive_rate,
+                                                   "bloom::counting_bloom_filter"),
+                          "expected_items"),
                expected_items, false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape: geometry.bit_count counters, geometry.hash_count probes. Its
@@ -90,11 +98,13 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
     /// Increments the k counters of `value` (a counter at max_counter stays there). O(k). Returns true if
     /// `value` was definitely absent before (some counter was 0), false if it was probably present.
+    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::counting_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::counting_bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -105,6 +115,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::counting_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::counting_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -245,9 +258,14 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(counting_bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(counting_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        this->swap_state(other);
+    }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(counting_bloom_filter& left, counting_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(counting_bloom_filter& left,
+                     counting_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
     [[nodiscard]] friend bool operator==(const counting_bloom_filter& left,
@@ -266,8 +284,8 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;
 
-    // A moved-from filter has no counters and no probes: contains() is vacuously true, insert() and
-    // remove() change nothing (and remove() returns false).
+    // An empty filter has no counters and no probes (k = 0): insert() does not get here (require_bits),
+    // contains_hash answers false, remove() changes nothing and returns false.
     bool insert_hash(std::uint64_t hash) noexcept {
         const std::uint64_t counters = counter_count();
         std::uint64_t* const words = this->words();
@@ -295,7 +313,10 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             // Groups of four probes and one branch per group, as bloom_filter::contains_hash and for its
             // reason: a branch per probe mispredicts on half the misses.
             unsigned remaining = this->m_hash_count;
-            while (remaining != 0) {
+            if (remaining == 0) {
+                return false; // an empty filter (k = 0) holds nothing
+            }
+            do {
                 const unsigned group = remaining < 4 ? remaining : 4;
                 bool all_non_zero = true;
                 for (unsigned i = 0; i < group; ++i) {
@@ -307,7 +328,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                     return false;
                 }
                 remaining -= group;
-            }
+            } while (remaining != 0);
             return true;
         });
     }

@@ -76,9 +76,6 @@ namespace detail {
 template <class T>
 using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
 
-template <class T>
-inline constexpr bool always_false = false;
-
 /// XXH3 over raw bytes with a seed: the one place every default hash ends up.
 [[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size,
                                               std::uint64_t seed) noexcept {
@@ -371,8 +368,43 @@ constexpr std::uint64_t default_hasher_format_id() noexcept {
     }
 }
 
+/// True if To holds `value` exactly (it converts to To and back unchanged), so hashing it as a To hashes
+/// the same value. NaN and the infinities count as held: every NaN hashes as one.
+template <class To, class From>
+[[nodiscard]] BLOOM_FORCE_INLINE bool holds_exactly(const From& value) noexcept {
+    if constexpr (std::is_same_v<To, From> || !std::is_arithmetic_v<To> || std::is_same_v<To, bool>) {
+        return true; // hash_accepts admits no other key for enums and bool
+    } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
+            return std::numeric_limits<To>::min() <= value && value <= std::numeric_limits<To>::max();
+        } else if constexpr (std::is_signed_v<From>) {
+            return value >= 0 && static_cast<std::make_unsigned_t<From>>(value) <=
+                                     static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        } else {
+            return value <= static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        }
+    } else if constexpr (std::is_floating_point_v<To> && std::is_floating_point_v<From>) {
+        if (std::isnan(value) || std::isinf(value)) {
+            return true;
+        }
+        // Out of To's range the conversion is undefined: test the range first.
+        return std::fabs(value) <= static_cast<From>(std::numeric_limits<To>::max()) &&
+               static_cast<From>(static_cast<To>(value)) == value;
+    } else if constexpr (std::is_floating_point_v<To> && std::is_integral_v<From>) {
+        const To converted = static_cast<To>(value);
+        // Rounding may carry a large value to 2^digits, which From cannot hold: converting back would be
+        // undefined.
+        return converted < std::ldexp(To(1), std::numeric_limits<From>::digits) &&
+               static_cast<From>(converted) == value;
+    } else {
+        return true; // integral To and floating From: hash_accepts refuses the key
+    }
+}
+
 /// bloom::hash<T> (WordPath) and bloom::xxh3_hash<T>: the canonical form of any key of T's family, hashed
-/// by the word path or XXH3.
+/// by the word path or XXH3. A key T cannot hold (300 for a filter of std::uint8_t, 2^53 + 1 for one of
+/// double) is never narrowed into another value: it is hashed as itself under a different seed, so a filter
+/// reports it absent unless it collides by chance, as any non-member may.
 template <class T, bool WordPath>
 struct canonical_hasher {
     using is_avalanching = void;
@@ -387,6 +419,9 @@ struct canonical_hasher {
             const std::string_view bytes = string_bytes(value);
             return hash_bytes(bytes.data(), bytes.size(), seed);
         } else if constexpr (is_scalar_key_v<key>) {
+            if (!holds_exactly<key>(value)) {
+                return hash_scalar(value, seed ^ 0x6f75747369646521ULL); // "outside!"
+            }
             if constexpr (WordPath && has_word_form<key>()) {
                 return hash_word(canonical_word(static_cast<key>(value)), seed);
             } else {

@@ -440,6 +440,11 @@ class split_block_filter {
     /// The largest bitset Parquet writers produce and readers accept: 128 MiB.
     static constexpr std::size_t max_num_bytes = detail::parquet_max_bytes;
 
+    /// An empty filter without a bitset: contains() answers false and every count and rate is 0; insert()
+    /// throws std::logic_error, as it could not keep the value. Assign or read a filter to use it. A
+    /// moved-from filter is left in this state.
+    split_block_filter() = default;
+
     /// An empty filter of `num_bytes` bytes of bitset: a positive multiple of 32 of at most 128 MiB
     /// (writers use powers of two, see optimal_num_bytes; readers accept any whole number of blocks).
     /// Throws std::invalid_argument naming num_bytes otherwise.
@@ -503,13 +508,15 @@ class split_block_filter {
         return hash_string(std::string_view(value));
     }
 
-    /// Sets the value's eight bits, one in each word of its block. O(1).
-    void insert(const T& value) noexcept { insert_hash(hash(value)); }
+    /// Sets the value's eight bits, one in each word of its block. O(1). Returns true if `value` was
+    /// definitely absent before (one of its bits was 0). Throws std::logic_error if the filter has no bitset
+    /// (default-constructed or moved from).
+    bool insert(const T& value) { return insert_hash(hash(value)); }
 
     /// For a string T: inserts any other string type without building a T. O(1).
     template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
-    void insert(const K& value) noexcept {
-        insert_hash(hash(value));
+    bool insert(const K& value) {
+        return insert_hash(hash(value));
     }
 
     /// False: `value` is definitely absent. True: it is probably present. O(1).
@@ -523,23 +530,26 @@ class split_block_filter {
 
     /// Sets the bits of a 64-bit hash the caller computed (Parquet's hash is XXH64, seed 0, over the plain
     /// encoding): block ((hash >> 32) * blocks) >> 32, in word i bit (low32(hash) * salt[i]) >> 27. O(1).
-    void insert_hash(std::uint64_t hash) noexcept {
-        // A moved-from filter has no blocks: it inserts nothing.
+    /// Returns true if one of the bits was 0. Throws std::logic_error if the filter has no bitset.
+    bool insert_hash(std::uint64_t hash) {
         if (m_words.empty()) {
-            return;
+            bloom::detail::throw_insert_into_empty("bloom::parquet::split_block_filter::insert");
         }
         std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
         const auto low = static_cast<std::uint32_t>(hash);
+        std::uint32_t missing = 0;
         for (std::size_t i = 0; i < detail::parquet_block_words; ++i) {
+            missing |= ~block[i] & bit_of(low, i);
             block[i] |= bit_of(low, i);
         }
+        return missing != 0;
     }
 
     /// False: no value with this hash was inserted. True: one probably was. O(1).
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        // A moved-from filter has no blocks: it reports everything as possibly present.
+        // An empty filter (default-constructed or moved from) holds nothing.
         if (m_words.empty()) {
-            return true;
+            return false;
         }
         const std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
         const auto low = static_cast<std::uint32_t>(hash);
@@ -598,7 +608,9 @@ class split_block_filter {
     }
 
     /// The bitset as 32-bit words in host byte order (word i of block b at index 8 b + i).
-    [[nodiscard]] const std::uint32_t* words() const noexcept { return m_words.data(); }
+    [[nodiscard]] const std::uint32_t* data() const noexcept { return m_words.data(); }
+    /// data(), by its earlier name.
+    [[nodiscard]] const std::uint32_t* words() const noexcept { return data(); }
 
     /// The bitset as stored in a Parquet file: num_bytes() bytes, each word little-endian, on every host.
     [[nodiscard]] std::vector<std::byte> bitset() const {

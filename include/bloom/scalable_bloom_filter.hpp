@@ -94,6 +94,13 @@ class scalable_bloom_filter {
     /// al. use s = 2 and 4.
     static constexpr double max_growth_factor = 16.0;
 
+    /// An empty filter without parameters: no stage, holds nothing. contains() answers false and every count
+    /// and rate is 0; insert() throws std::logic_error (it has no capacity or rate to size a stage by).
+    /// Assign a constructed filter to use it. A moved-from filter keeps its parameters and grows again.
+    scalable_bloom_filter()
+        : m_stages(), m_initial_capacity(0), m_false_positive_rate(0.0), m_growth_factor(2.0),
+          m_tightening_ratio(0.5), m_seed(default_seed), m_hasher() {}
+
     /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
     /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
     /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
@@ -152,7 +159,8 @@ class scalable_bloom_filter {
     /// Adds `value` to the newest stage unless some stage already reports it. If the bits it would set
     /// take the newest stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes
     /// to a new stage instead. O(k per stage). Returns true if `value` was definitely absent before.
-    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc.
+    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc;
+    /// std::logic_error if the filter is default-constructed (it has no parameters to size a stage by).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
@@ -187,6 +195,20 @@ class scalable_bloom_filter {
                       "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
         return contains_hash(hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one
+    /// call per value. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::scalable_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        for (; first != last; ++first) {
+            *out = contains_hash(hash_of(*first));
+            ++out;
+        }
+        return out;
     }
 
     /// Number of stages (at least 1, except in a moved-from filter).
@@ -279,19 +301,22 @@ class scalable_bloom_filter {
     }
 
     /// Exchanges the contents (stages, parameters, seed, hasher) with `other`. O(1).
-    void swap(scalable_bloom_filter& other) noexcept {
+    void swap(scalable_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_stages, other.m_stages);
         swap(m_initial_capacity, other.m_initial_capacity);
         swap(m_false_positive_rate, other.m_false_positive_rate);
         swap(m_growth_factor, other.m_growth_factor);
         swap(m_tightening_ratio, other.m_tightening_ratio);
         swap(m_seed, other.m_seed);
-        swap(m_hasher, other.m_hasher);
         swap(m_newest_set_bits, other.m_newest_set_bits);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(scalable_bloom_filter& left,
+                     scalable_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
   private:
     friend struct detail::filter_access;
@@ -350,6 +375,9 @@ class scalable_bloom_filter {
     }
 
     void place(std::uint64_t hash) {
+        if (m_initial_capacity == 0) {
+            detail::throw_insert_into_empty("bloom::scalable_bloom_filter::insert");
+        }
         constexpr unsigned max_empty_stages_skipped = 8;
         for (unsigned skipped = 0;; ++skipped) {
             if (m_stages.empty()) {

@@ -109,12 +109,11 @@ struct filter_geometry {
     probe_scheme probes = probe_scheme::mixed;
 };
 
-/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
-/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
-/// fit in 64 bits or in this platform's memory.
-[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
-                                                     double false_positive_rate) {
-    constexpr const char* where = "bloom::optimal_bit_count";
+namespace detail {
+
+/// optimal_bit_count, its errors naming `where`: the call the user made (a filter's constructor).
+[[nodiscard]] inline std::uint64_t sized_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                                                   const char* where) {
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
     const double bits = std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) /
@@ -130,6 +129,16 @@ struct filter_geometry {
     }
     const auto bit_count = static_cast<std::uint64_t>(bits);
     return bit_count < 1 ? 1 : bit_count;
+}
+
+} // namespace detail
+
+/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
+/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
+/// fit in 64 bits or in this platform's memory.
+[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
+                                                     double false_positive_rate) {
+    return detail::sized_bit_count(expected_items, false_positive_rate, "bloom::optimal_bit_count");
 }
 
 /// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
@@ -243,10 +252,11 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
 /// p (1 + 2 sqrt((1 - p) / (10^7 p))), and a small filter's exact rate within 0.1% of it; otherwise bits are
 /// added until the exact rate is at most p. One item at 1e-9 gets 50 bits instead of 44; a filter of 10^4
 /// items or more at 1% gets exactly optimal_bit_count. Shared by every filter with the classic layout
-/// (plain, counting, concurrent, the scalable filter's stages). Throws as they do.
+/// (plain, counting, concurrent, the scalable filter's stages). Throws as optimal_bit_count does, naming
+/// `where`, the constructor the user called.
 [[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
-                                                      double false_positive_rate) {
-    std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
+                                                      double false_positive_rate, const char* where) {
+    std::uint64_t bits = sized_bit_count(expected_items, false_positive_rate, where);
     unsigned hashes = optimal_hash_count(bits, expected_items);
     const double p = false_positive_rate;
     const double formula = unchecked_false_positive_rate(bits, hashes, expected_items);
@@ -559,17 +569,12 @@ inline unsigned unchecked_optimal_blocked_hash_count(std::uint64_t bit_count, st
     return blocked_false_positive_rate(bit_count, items, optimal_blocked_hash_count(bit_count, items));
 }
 
-/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
-/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
-/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
-/// 9.6). Throws std::invalid_argument like optimal_bit_count.
-/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
-/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
-/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
-[[nodiscard]] inline std::uint64_t
-optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
-                          probe_scheme probes = probe_scheme::bits_anywhere) {
-    constexpr const char* where = "bloom::optimal_blocked_bit_count";
+namespace detail {
+
+/// optimal_blocked_bit_count, its errors naming `where`.
+[[nodiscard]] inline std::uint64_t sized_blocked_bit_count(std::uint64_t expected_items,
+                                                           double false_positive_rate, probe_scheme probes,
+                                                           const char* where) {
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
     if (probes != probe_scheme::bits_anywhere && probes != probe_scheme::one_bit_per_word) {
@@ -623,6 +628,36 @@ optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_ra
     }
     return high * detail::block_bits;
 }
+
+} // namespace detail
+
+/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
+/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
+/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
+/// 9.6). Throws std::invalid_argument like optimal_bit_count.
+/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
+/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
+/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
+[[nodiscard]] inline std::uint64_t
+optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                          probe_scheme probes = probe_scheme::bits_anywhere) {
+    return detail::sized_blocked_bit_count(expected_items, false_positive_rate, probes,
+                                           "bloom::optimal_blocked_bit_count");
+}
+
+namespace detail {
+
+/// The shape blocked filters size themselves to: optimal_blocked_bit_count bits, optimal_blocked_hash_count
+/// bits per item, bits anywhere in the block. Throws as optimal_blocked_bit_count does, naming `where`.
+[[nodiscard]] inline filter_geometry optimal_blocked_geometry(std::uint64_t expected_items,
+                                                              double false_positive_rate, const char* where) {
+    const std::uint64_t bit_count =
+        sized_blocked_bit_count(expected_items, false_positive_rate, probe_scheme::bits_anywhere, where);
+    return {bit_count, unchecked_optimal_blocked_hash_count(bit_count, expected_items),
+            probe_scheme::bits_anywhere};
+}
+
+} // namespace detail
 
 } // namespace bloom
 

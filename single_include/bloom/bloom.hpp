@@ -231,6 +231,15 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
     throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
 }
 
+/// Throws std::logic_error from `where`: an insert into an empty filter (default-constructed or moved
+/// from), which has no bits to keep the item in, so a later lookup would miss it.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* where) {
+    throw std::logic_error(
+        std::string(where) +
+        ": the filter is empty (default-constructed or moved from) and has no bits to hold "
+        "the item; assign a sized filter to it first");
+}
+
 /// Throws std::length_error with `where: message`: a filter cannot grow any further.
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
                                                                   const std::string& message) {
@@ -545,12 +554,11 @@ struct filter_geometry {
     probe_scheme probes = probe_scheme::mixed;
 };
 
-/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
-/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
-/// fit in 64 bits or in this platform's memory.
-[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
-                                                     double false_positive_rate) {
-    constexpr const char* where = "bloom::optimal_bit_count";
+namespace detail {
+
+/// optimal_bit_count, its errors naming `where`: the call the user made (a filter's constructor).
+[[nodiscard]] inline std::uint64_t sized_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                                                   const char* where) {
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
     const double bits = std::ceil(-static_cast<double>(expected_items) * std::log(false_positive_rate) /
@@ -566,6 +574,16 @@ struct filter_geometry {
     }
     const auto bit_count = static_cast<std::uint64_t>(bits);
     return bit_count < 1 ? 1 : bit_count;
+}
+
+} // namespace detail
+
+/// Bits a classic filter needs for `expected_items` at `false_positive_rate`: ceil(-n ln p / (ln 2)^2).
+/// Throws std::invalid_argument if expected_items is 0, the rate is not in (0, 1), or the result would not
+/// fit in 64 bits or in this platform's memory.
+[[nodiscard]] inline std::uint64_t optimal_bit_count(std::uint64_t expected_items,
+                                                     double false_positive_rate) {
+    return detail::sized_bit_count(expected_items, false_positive_rate, "bloom::optimal_bit_count");
 }
 
 /// Expected false-positive rate of `bit_count` bits and `hash_count` probes holding `items` items:
@@ -679,10 +697,11 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
 /// p (1 + 2 sqrt((1 - p) / (10^7 p))), and a small filter's exact rate within 0.1% of it; otherwise bits are
 /// added until the exact rate is at most p. One item at 1e-9 gets 50 bits instead of 44; a filter of 10^4
 /// items or more at 1% gets exactly optimal_bit_count. Shared by every filter with the classic layout
-/// (plain, counting, concurrent, the scalable filter's stages). Throws as they do.
+/// (plain, counting, concurrent, the scalable filter's stages). Throws as optimal_bit_count does, naming
+/// `where`, the constructor the user called.
 [[nodiscard]] inline filter_geometry optimal_geometry(std::uint64_t expected_items,
-                                                      double false_positive_rate) {
-    std::uint64_t bits = optimal_bit_count(expected_items, false_positive_rate);
+                                                      double false_positive_rate, const char* where) {
+    std::uint64_t bits = sized_bit_count(expected_items, false_positive_rate, where);
     unsigned hashes = optimal_hash_count(bits, expected_items);
     const double p = false_positive_rate;
     const double formula = unchecked_false_positive_rate(bits, hashes, expected_items);
@@ -995,17 +1014,12 @@ inline unsigned unchecked_optimal_blocked_hash_count(std::uint64_t bit_count, st
     return blocked_false_positive_rate(bit_count, items, optimal_blocked_hash_count(bit_count, items));
 }
 
-/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
-/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
-/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
-/// 9.6). Throws std::invalid_argument like optimal_bit_count.
-/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
-/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
-/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
-[[nodiscard]] inline std::uint64_t
-optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
-                          probe_scheme probes = probe_scheme::bits_anywhere) {
-    constexpr const char* where = "bloom::optimal_blocked_bit_count";
+namespace detail {
+
+/// optimal_blocked_bit_count, its errors naming `where`.
+[[nodiscard]] inline std::uint64_t sized_blocked_bit_count(std::uint64_t expected_items,
+                                                           double false_positive_rate, probe_scheme probes,
+                                                           const char* where) {
     detail::check_items(where, expected_items);
     detail::check_rate(where, false_positive_rate);
     if (probes != probe_scheme::bits_anywhere && probes != probe_scheme::one_bit_per_word) {
@@ -1059,6 +1073,36 @@ optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_ra
     }
     return high * detail::block_bits;
 }
+
+} // namespace detail
+
+/// The fewest bits, in whole 512-bit blocks, for which a blocked filter holding `expected_items` stays at
+/// or below `false_positive_rate` by blocked_false_positive_rate(bits, expected_items), k chosen for it.
+/// Needs a little more than optimal_bit_count (about 9.9 bits per item at 1% where the classic layout needs
+/// 9.6). Throws std::invalid_argument like optimal_bit_count.
+/// With `probes` one_bit_per_word: the fewest bits for the original pattern (k = 8), about 10.1 bits per
+/// item at 1%, for a filter built from filter_geometry{bits, 8, probe_scheme::one_bit_per_word}: its inserts
+/// are faster (one SIMD update of the block where bits_anywhere sets k bits one by one).
+[[nodiscard]] inline std::uint64_t
+optimal_blocked_bit_count(std::uint64_t expected_items, double false_positive_rate,
+                          probe_scheme probes = probe_scheme::bits_anywhere) {
+    return detail::sized_blocked_bit_count(expected_items, false_positive_rate, probes,
+                                           "bloom::optimal_blocked_bit_count");
+}
+
+namespace detail {
+
+/// The shape blocked filters size themselves to: optimal_blocked_bit_count bits, optimal_blocked_hash_count
+/// bits per item, bits anywhere in the block. Throws as optimal_blocked_bit_count does, naming `where`.
+[[nodiscard]] inline filter_geometry optimal_blocked_geometry(std::uint64_t expected_items,
+                                                              double false_positive_rate, const char* where) {
+    const std::uint64_t bit_count =
+        sized_blocked_bit_count(expected_items, false_positive_rate, probe_scheme::bits_anywhere, where);
+    return {bit_count, unchecked_optimal_blocked_hash_count(bit_count, expected_items),
+            probe_scheme::bits_anywhere};
+}
+
+} // namespace detail
 
 } // namespace bloom
 
@@ -1127,9 +1171,9 @@ namespace bloom::detail {
     return reduce_to_range(hash, block_count) * block_word_count;
 }
 
-/// A block with every bit set: what a filter without blocks (moved-from) looks items up in.
-alignas(64) inline constexpr std::uint64_t full_block[block_word_count] = {~0ULL, ~0ULL, ~0ULL, ~0ULL,
-                                                                           ~0ULL, ~0ULL, ~0ULL, ~0ULL};
+/// A block with no bit set: what an empty filter (no blocks) looks items up in, by the one_bit_per_word
+/// pattern, which finds nothing there whatever k is.
+alignas(64) inline constexpr std::uint64_t empty_block[block_word_count] = {};
 
 /// The item's in-block pattern: a remix of the whole hash, so it is independent of the block choice
 /// (bits shared between the two measurably raise the rate). Eight 6-bit fields, one per word.
@@ -1755,6 +1799,9 @@ bool scalar_add_item_to_block(Words&& block, std::uint64_t hash, probe_scheme pr
 
 namespace bloom::detail {
 
+/// A word with no bit set: what an empty classic filter (no words) probes, finding nothing.
+inline constexpr std::uint64_t empty_word[1] = {};
+
 /// Words needed for `bit_count` bits.
 [[nodiscard]] constexpr std::uint64_t word_count_for(std::uint64_t bit_count) noexcept {
     return bit_count / 64 + (bit_count % 64 != 0 ? 1 : 0);
@@ -2042,9 +2089,6 @@ namespace detail {
 
 template <class T>
 using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
-
-template <class T>
-inline constexpr bool always_false = false;
 
 /// XXH3 over raw bytes with a seed: the one place every default hash ends up.
 [[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size,
@@ -2338,8 +2382,43 @@ constexpr std::uint64_t default_hasher_format_id() noexcept {
     }
 }
 
+/// True if To holds `value` exactly (it converts to To and back unchanged), so hashing it as a To hashes
+/// the same value. NaN and the infinities count as held: every NaN hashes as one.
+template <class To, class From>
+[[nodiscard]] BLOOM_FORCE_INLINE bool holds_exactly(const From& value) noexcept {
+    if constexpr (std::is_same_v<To, From> || !std::is_arithmetic_v<To> || std::is_same_v<To, bool>) {
+        return true; // hash_accepts admits no other key for enums and bool
+    } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
+            return std::numeric_limits<To>::min() <= value && value <= std::numeric_limits<To>::max();
+        } else if constexpr (std::is_signed_v<From>) {
+            return value >= 0 && static_cast<std::make_unsigned_t<From>>(value) <=
+                                     static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        } else {
+            return value <= static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        }
+    } else if constexpr (std::is_floating_point_v<To> && std::is_floating_point_v<From>) {
+        if (std::isnan(value) || std::isinf(value)) {
+            return true;
+        }
+        // Out of To's range the conversion is undefined: test the range first.
+        return std::fabs(value) <= static_cast<From>(std::numeric_limits<To>::max()) &&
+               static_cast<From>(static_cast<To>(value)) == value;
+    } else if constexpr (std::is_floating_point_v<To> && std::is_integral_v<From>) {
+        const To converted = static_cast<To>(value);
+        // Rounding may carry a large value to 2^digits, which From cannot hold: converting back would be
+        // undefined.
+        return converted < std::ldexp(To(1), std::numeric_limits<From>::digits) &&
+               static_cast<From>(converted) == value;
+    } else {
+        return true; // integral To and floating From: hash_accepts refuses the key
+    }
+}
+
 /// bloom::hash<T> (WordPath) and bloom::xxh3_hash<T>: the canonical form of any key of T's family, hashed
-/// by the word path or XXH3.
+/// by the word path or XXH3. A key T cannot hold (300 for a filter of std::uint8_t, 2^53 + 1 for one of
+/// double) is never narrowed into another value: it is hashed as itself under a different seed, so a filter
+/// reports it absent unless it collides by chance, as any non-member may.
 template <class T, bool WordPath>
 struct canonical_hasher {
     using is_avalanching = void;
@@ -2354,6 +2433,9 @@ struct canonical_hasher {
             const std::string_view bytes = string_bytes(value);
             return hash_bytes(bytes.data(), bytes.size(), seed);
         } else if constexpr (is_scalar_key_v<key>) {
+            if (!holds_exactly<key>(value)) {
+                return hash_scalar(value, seed ^ 0x6f75747369646521ULL); // "outside!"
+            }
             if constexpr (WordPath && has_word_form<key>()) {
                 return hash_word(canonical_word(static_cast<key>(value)), seed);
             } else {
@@ -2443,6 +2525,7 @@ struct std_hash_adapter {
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -2597,11 +2680,20 @@ class filter_base {
           m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
           m_hasher(hash_function) {}
 
+    // The empty state: no bits, no probes, nothing held; contains() answers false, every count and rate
+    // is 0, and insert() throws (require_bits). A moved-from filter is left in it.
+    explicit filter_base(probe_scheme probes) noexcept(
+        std::is_nothrow_default_constructible_v<Hasher>&&
+            std::is_nothrow_default_constructible_v<word_allocator>)
+        : m_words(), m_bit_count(0), m_hash_count(0), m_probe_scheme(probes), m_seed(default_seed),
+          m_expected_items(0), m_target_false_positive_rate(0.0), m_hasher() {}
+
     filter_base(const filter_base&) = default;
     filter_base& operator=(const filter_base&) = default;
 
-    // A moved-from filter has no bits and no probes: contains() is vacuously true, insert() a no-op.
-    filter_base(filter_base&& other) noexcept
+    // noexcept only where true: moving, assigning and swapping a filter does the same to its hasher, which a
+    // user's hasher may do by throwing.
+    filter_base(filter_base&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
         : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
           m_probe_scheme(other.m_probe_scheme), m_seed(other.m_seed),
           m_expected_items(other.m_expected_items),
@@ -2610,10 +2702,16 @@ class filter_base {
         other.reset_shape();
     }
 
-    filter_base& operator=(filter_base&& other) noexcept(
-        std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
-        std::allocator_traits<word_allocator>::is_always_equal::value) {
+    // Whether a move assignment cannot throw: the words move without allocating, and the hasher's move
+    // assignment cannot throw.
+    static constexpr bool nothrow_move_assignment =
+        (std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
+         std::allocator_traits<word_allocator>::is_always_equal::value) &&
+        std::is_nothrow_move_assignable_v<Hasher>;
+
+    filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
         if (this != &other) {
+            m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
             m_words = std::move(other.m_words);
             m_bit_count = other.m_bit_count;
             m_hash_count = other.m_hash_count;
@@ -2622,7 +2720,6 @@ class filter_base {
             m_expected_items = other.m_expected_items;
             m_target_false_positive_rate = other.m_target_false_positive_rate;
             m_item_count = other.m_item_count;
-            m_hasher = std::move(other.m_hasher);
             other.reset_shape();
         }
         return *this;
@@ -2630,8 +2727,9 @@ class filter_base {
 
     ~filter_base() = default;
 
-    void swap_state(filter_base& other) noexcept {
+    void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_words, other.m_words);
         swap(m_bit_count, other.m_bit_count);
         swap(m_hash_count, other.m_hash_count);
@@ -2640,26 +2738,25 @@ class filter_base {
         swap(m_expected_items, other.m_expected_items);
         swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
         swap(m_item_count, other.m_item_count);
-        swap(m_hasher, other.m_hasher);
-    }
-
-    /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
-    /// difference otherwise.
-    void require_compatible(const char* where, const filter_base& other) const {
-        require_same_shape(where, geometry(), m_seed, other.geometry(), other.m_seed);
     }
 
     // After a union or an intersection the distinct items are unknowable from the counts (the two sets
     // may overlap anywhere between not at all and completely): the count becomes the estimate from the
-    // bits, except when the result is one side's bits, whose count it keeps exactly.
-    void unite(const char* where, const filter_base& other) {
-        require_compatible(where, other);
-        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
+    // bits, except when the result is one side's bits, whose count it keeps exactly. `other` is a filter
+    // of the same kind and hasher with any allocator: where the words live does not change what they mean.
+    // Throws std::invalid_argument from `where`, naming every difference, unless the shapes and seeds agree.
+    template <class Filter>
+    void unite(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
     }
 
-    void intersect(const char* where, const filter_base& other) {
-        require_compatible(where, other);
-        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
+    template <class Filter>
+    void intersect(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
     }
 
     [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
@@ -2674,6 +2771,13 @@ class filter_base {
     }
 
     BLOOM_FORCE_INLINE void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
+
+    /// Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
+    BLOOM_FORCE_INLINE void require_bits(const char* where) const {
+        if (m_bit_count == 0) {
+            throw_insert_into_empty(where);
+        }
+    }
 
     [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
     [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
@@ -2693,20 +2797,22 @@ class filter_base {
     }
 
   private:
+    // `theirs` holds as many words as this filter (the shapes agree). It may be this filter's own words.
     template <class Combine>
-    void combine(const filter_base& other, Combine&& word_of_result) noexcept {
+    void combine(const std::uint64_t* theirs, std::uint64_t their_item_count,
+                 Combine&& word_of_result) noexcept {
         bool kept_mine = true, kept_theirs = true;
         for (std::size_t i = 0; i < m_words.size(); ++i) {
-            const std::uint64_t result = word_of_result(m_words[i], other.m_words[i]);
+            const std::uint64_t result = word_of_result(m_words[i], theirs[i]);
             kept_mine = kept_mine && result == m_words[i];
-            kept_theirs = kept_theirs && result == other.m_words[i];
+            kept_theirs = kept_theirs && result == theirs[i];
             m_words[i] = result;
         }
         if (kept_mine) {
             return;
         }
-        m_item_count = kept_theirs ? other.m_item_count
-                                   : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
+        m_item_count =
+            kept_theirs ? their_item_count : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
     }
 
     void reset_shape() noexcept {
@@ -2779,6 +2885,7 @@ void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& pre
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace bloom {
 
@@ -2796,6 +2903,11 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// Bits each item sets under probe_scheme::one_bit_per_word, the pattern of files saved before
     /// bits_anywhere: one per 64-bit word of its block. Under bits_anywhere it is hash_count().
     static constexpr unsigned bits_per_item = detail::block_word_count;
+
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
+    /// A moved-from filter is left in this state.
+    blocked_bloom_filter() : base(empty_pattern) {}
 
     /// A filter sized for `expected_items` at `false_positive_rate`: optimal_blocked_bit_count bits, and
     /// optimal_blocked_hash_count bits per item anywhere in its block. Throws std::invalid_argument for zero
@@ -2818,13 +2930,34 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
             this->m_bit_count, this->m_expected_items, this->m_hash_count, this->m_probe_scheme);
     }
 
+    /// A copy: the same bits, shape, seed, counts and hasher.
+    blocked_bloom_filter(const blocked_bloom_filter&) = default;
+    /// Replaces this filter with a copy of `other`.
+    blocked_bloom_filter& operator=(const blocked_bloom_filter&) = default;
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    blocked_bloom_filter(blocked_bloom_filter&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
+        : base(std::move(other)) {
+        other.m_probe_scheme = empty_pattern;
+    }
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    blocked_bloom_filter& operator=(blocked_bloom_filter&& other) noexcept(base::nothrow_move_assignment) {
+        if (this != &other) {
+            base::operator=(std::move(other));
+            other.m_probe_scheme = empty_pattern;
+        }
+        return *this;
+    }
+    ~blocked_bloom_filter() = default;
+
     /// Sets the item's hash_count() bits in its block. O(1), one cache line. Returns true if `value` was
-    /// definitely absent before, false if it was probably present.
+    /// definitely absent before, false if it was probably present. Throws std::logic_error if the filter is
+    /// empty (default-constructed or moved from).
     template <class K>
     BLOOM_FORCE_INLINE bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::blocked_bloom_filter::insert: the Hasher cannot hash "
                       "this key type; specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::blocked_bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -2835,6 +2968,9 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::blocked_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::blocked_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -2894,9 +3030,14 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(blocked_bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(blocked_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        this->swap_state(other);
+    }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(blocked_bloom_filter& left, blocked_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(blocked_bloom_filter& left,
+                     blocked_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
     /// Throws std::invalid_argument naming what differs unless compatible_with(other).
@@ -2912,20 +3053,21 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
 
-    /// Filters with another hasher type never combine: their bits mean different things.
+    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
+    /// hasher type never combines (a compile-time error): its bits mean different things.
     template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator|=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters "
-                      "whose Hasher types differ");
+    blocked_bloom_filter& operator|=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->unite("bloom::blocked_bloom_filter::operator|=", other);
         return *this;
     }
-    /// Filters with another hasher type never intersect: a compile-time error.
+    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
     template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters "
-                      "whose Hasher types differ");
+    blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->intersect("bloom::blocked_bloom_filter::operator&=", other);
         return *this;
     }
 
@@ -2954,6 +3096,10 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
   private:
+    // The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
+    // whatever k is, where bits_anywhere with k = 0 would find everything.
+    static constexpr probe_scheme empty_pattern = probe_scheme::one_bit_per_word;
+
     friend struct detail::filter_access;
 
     // One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
@@ -2967,19 +3113,18 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->words() + detail::block_offset(hash, block_count());
     }
 
-    // A moved-from filter has no blocks: it reports everything present (its lookups read a static full
-    // block) and inserts nothing. The lookup selects a block pointer rather than returning early: an early
-    // `return true` lets the compiler fold the kernel's answer into the caller's control flow, a branch on
-    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench).
+    // An empty filter has no blocks: its lookups read a static empty block by its pattern (empty_pattern),
+    // which finds nothing there. The lookup selects a block pointer rather than returning early: an early
+    // return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
+    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
+    // masking the answer instead cost 5% of an in-cache lookup.
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        const std::uint64_t* const block = this->m_bit_count == 0 ? detail::full_block : block_of(hash);
+        const std::uint64_t* const block = this->m_bit_count == 0 ? detail::empty_block : block_of(hash);
         return detail::item_in_block(block, hash, this->m_probe_scheme, this->m_hash_count);
     }
 
+    // Callers check for an empty filter first (require_bits).
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
-        if (this->m_bit_count == 0) {
-            return false;
-        }
         const bool was_new =
             detail::add_item_to_block(block_of(hash), hash, this->m_probe_scheme, this->m_hash_count);
         this->count_insert(was_new);
@@ -2994,9 +3139,8 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
-        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
-                probe_scheme::bits_anywhere};
+        return detail::optimal_blocked_geometry(expected_items, false_positive_rate,
+                                                "bloom::blocked_bloom_filter");
     }
 };
 
@@ -3034,6 +3178,7 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 namespace bloom {
 
@@ -3048,14 +3193,19 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     /// The type of the items.
     using value_type = T;
 
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
+    /// A moved-from filter is left in this state.
+    bloom_filter() : base(probe_scheme::mixed) {}
+
     /// A filter sized for `expected_items` at `false_positive_rate`: optimal_bit_count bits and
     /// optimal_hash_count probes, plus the few bits a filter of under 10^4 bits needs for its exact rate to
     /// stay at the target (detail::optimal_geometry). Throws std::invalid_argument for zero items, a rate
     /// outside (0, 1), or a size that cannot be held.
     bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
                  const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(detail::optimal_geometry(expected_items, false_positive_rate), expected_items,
-               false_positive_rate, seed, hash_function, allocator) {}
+        : base(detail::optimal_geometry(expected_items, false_positive_rate, "bloom::bloom_filter"),
+               expected_items, false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
     /// round(m ln 2 / k), and its target rate the formula's rate there.
@@ -3068,12 +3218,14 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
     }
 
     /// Sets the k bits of `value`. O(k). Returns true if `value` was definitely absent before (some bit
-    /// was 0), false if it was probably present: one call serves "check, then add".
+    /// was 0), false if it was probably present: one call serves "check, then add". Throws
+    /// std::logic_error if the filter is empty (default-constructed or moved from).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::bloom_filter::insert: the Hasher cannot hash this key "
                       "type; specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -3084,6 +3236,9 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -3135,9 +3290,11 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) { this->swap_state(other); }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(bloom_filter& left, bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(bloom_filter& left, bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Union: afterwards the filter reports every item either filter held. O(m / 64).
     /// Throws std::invalid_argument naming what differs unless compatible_with(other).
@@ -3153,18 +3310,21 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
 
-    /// Filters with another hasher type never combine: their bits mean different things.
+    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
+    /// hasher type never combines (a compile-time error): its bits mean different things.
     template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator|=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
-                                                         "Hasher types differ");
+    bloom_filter& operator|=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
+        this->unite("bloom::bloom_filter::operator|=", other);
         return *this;
     }
-    /// Filters with another hasher type never intersect: a compile-time error.
+    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
     template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>&) {
-        static_assert(detail::always_false<OtherHasher>, "bloom::bloom_filter: cannot combine filters whose "
-                                                         "Hasher types differ");
+    bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
+        this->intersect("bloom::bloom_filter::operator&=", other);
         return *this;
     }
 
@@ -3251,9 +3411,14 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         });
     }
 
+    // An empty filter has no bits and no probes: its lookups probe one static zero word once, so they
+    // find nothing. Selecting the operands costs nothing measurable, where testing for k = 0 in the probe
+    // loop or returning early cost 5% of an in-cache lookup.
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        return detail::classic_contains(this->words(), this->m_bit_count, this->m_hash_count,
-                                        this->m_probe_scheme, hash);
+        const bool empty = this->m_bit_count == 0;
+        return detail::classic_contains(empty ? detail::empty_word : this->words(),
+                                        empty ? std::uint64_t{1} : this->m_bit_count,
+                                        empty ? 1U : this->m_hash_count, this->m_probe_scheme, hash);
     }
 
     // Prefetches the lines of the first `count` probes of `hash` (at most k).
@@ -3377,7 +3542,7 @@ struct classic_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_geometry(expected_items, false_positive_rate);
+        return optimal_geometry(expected_items, false_positive_rate, "bloom::concurrent_bloom_filter");
     }
     /// The rate a random non-member sees given the bits: fill^k (as bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t word_count,
@@ -3435,9 +3600,8 @@ struct blocked_layout {
     }
 
     [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        const std::uint64_t bit_count = optimal_blocked_bit_count(expected_items, false_positive_rate);
-        return {bit_count, optimal_blocked_hash_count(bit_count, expected_items),
-                probe_scheme::bits_anywhere};
+        return optimal_blocked_geometry(expected_items, false_positive_rate,
+                                        "bloom::concurrent_blocked_bloom_filter");
     }
     /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
     [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
@@ -3520,6 +3684,13 @@ class basic_concurrent_bloom_filter {
     /// Inserts lock one of this many stripes, chosen by the item's hash.
     static constexpr std::size_t stripe_count = 256;
 
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it
+    /// (not concurrently with other operations). A moved-from filter is left in this state.
+    basic_concurrent_bloom_filter()
+        : m_allocator(), m_geometry(), m_seed(default_seed), m_expected_items(0),
+          m_target_false_positive_rate(0.0), m_hasher() {}
+
     /// A filter sized for `expected_items` at `false_positive_rate`, exactly as the plain filter of its
     /// layout would be. Throws std::invalid_argument as the plain filter's constructor does.
     basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
@@ -3545,10 +3716,11 @@ class basic_concurrent_bloom_filter {
     basic_concurrent_bloom_filter(const basic_concurrent_bloom_filter& other)
         : basic_concurrent_bloom_filter(other.to_plain()) {}
 
-    /// Takes `other`'s words; `other` is left empty (no bits, every answer "maybe", inserts do nothing), as
-    /// moved-from plain filters are. Only assignment and destruction may follow on `other` concurrently
-    /// with nothing else.
-    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept
+    /// Takes `other`'s words; `other` is left empty (as default-constructed: no bits, every answer false,
+    /// inserts throw), as moved-from plain filters are. Only assignment and destruction may follow on `other`
+    /// concurrently with nothing else.
+    basic_concurrent_bloom_filter(basic_concurrent_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>)
         : m_allocator(other.m_allocator), m_words(std::exchange(other.m_words, nullptr)),
           m_word_count(std::exchange(other.m_word_count, 0)),
           m_geometry(std::exchange(other.m_geometry, filter_geometry{})), m_seed(other.m_seed),
@@ -3566,7 +3738,8 @@ class basic_concurrent_bloom_filter {
         return *this;
     }
     /// Move assignment: not concurrently with other operations on this filter.
-    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept {
+    basic_concurrent_bloom_filter& operator=(basic_concurrent_bloom_filter&& other) noexcept(
+        std::is_nothrow_copy_constructible_v<Hasher>&& std::is_nothrow_swappable_v<Hasher>) {
         if (this != &other) {
             basic_concurrent_bloom_filter moved(std::move(other));
             swap(moved);
@@ -3585,6 +3758,7 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
+        require_bits("bloom::basic_concurrent_bloom_filter::insert");
         return insert_hash(hash_of(value));
     }
 
@@ -3595,6 +3769,9 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
                       "range's values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            require_bits("bloom::basic_concurrent_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -3620,9 +3797,9 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::basic_concurrent_bloom_filter::contains(first, last, out): the Hasher cannot "
                       "hash the range's values; specialise bloom::hash<T> or pass a Hasher");
-        if (m_word_count == 0) { // moved-from: no bits, every answer is "maybe"
+        if (m_word_count == 0) { // empty: no bits, nothing held
             for (; first != last; ++first) {
-                *out = true;
+                *out = false;
                 ++out;
             }
             return out;
@@ -3646,6 +3823,9 @@ class basic_concurrent_bloom_filter {
     /// built by many threads to save, compare or combine it. O(m / 64). Concurrent inserts during the copy
     /// may or may not be in it.
     [[nodiscard]] plain_filter_type to_plain() const {
+        if (m_word_count == 0) {
+            return plain_filter_type(); // empty, as this one
+        }
         plain_filter_type plain(m_geometry, m_seed, m_hasher, Allocator(m_allocator));
         std::uint64_t* const words = detail::filter_access::words(plain);
         for (std::size_t i = 0; i < m_word_count; ++i) {
@@ -3785,8 +3965,9 @@ class basic_concurrent_bloom_filter {
     }
 
     /// Exchanges the contents with `other`. Not concurrently with any other operation on either. O(1).
-    void swap(basic_concurrent_bloom_filter& other) noexcept {
+    void swap(basic_concurrent_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_allocator, other.m_allocator);
         swap(m_words, other.m_words);
         swap(m_word_count, other.m_word_count);
@@ -3797,11 +3978,11 @@ class basic_concurrent_bloom_filter {
         const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
         m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
         other.m_item_count.store(count, std::memory_order_relaxed);
-        swap(m_hasher, other.m_hasher);
         swap(m_stripes, other.m_stripes);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(basic_concurrent_bloom_filter& left, basic_concurrent_bloom_filter& right) noexcept {
+    friend void swap(basic_concurrent_bloom_filter& left,
+                     basic_concurrent_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         left.swap(right);
     }
 
@@ -3811,11 +3992,19 @@ class basic_concurrent_bloom_filter {
         return detail::seeded_hash(m_hasher, value, m_seed);
     }
 
+    // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
+    void require_bits(const char* where) const {
+        if (m_word_count == 0) {
+            detail::throw_insert_into_empty(where);
+        }
+    }
+
+    // Callers check for an empty filter first (require_bits).
     bool insert_hash(std::uint64_t hash) noexcept {
-        // Moved-from (no bits), or every bit already set: "not new", and nothing to write, so no lock.
-        // Exactness holds: an insert of the same item that got true set a bit, so it finished its writes
-        // before this saw all bits set, or it had not started and will find them all set too.
-        if (m_word_count == 0 || Layout::contains(m_words, m_geometry, hash)) {
+        // Every bit already set: "not new", and nothing to write, so no lock. Exactness holds: an insert
+        // of the same item that got true set a bit, so it finished its writes before this saw all bits
+        // set, or it had not started and will find them all set too.
+        if (Layout::contains(m_words, m_geometry, hash)) {
             return false;
         }
         detail::insert_stripe& stripe = m_stripes[Layout::stripe_key(hash, m_geometry) % stripe_count];
@@ -3845,10 +4034,13 @@ class basic_concurrent_bloom_filter {
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        return m_word_count == 0 || Layout::contains(m_words, m_geometry, hash);
+        return m_word_count != 0 && Layout::contains(m_words, m_geometry, hash);
     }
 
     void allocate_words(std::size_t count, const std::uint64_t* source) {
+        if (count == 0) { // a copy of an empty filter
+            return;
+        }
         m_words = word_traits::allocate(m_allocator, count);
         for (std::size_t i = 0; i < count; ++i) {
             word_traits::construct(m_allocator, m_words + i, source == nullptr ? 0 : source[i]);
@@ -3987,6 +4179,7 @@ struct counter_layout {
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace bloom {
 
@@ -4011,13 +4204,20 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     /// The largest value a counter holds; a counter that reaches it sticks there.
     static constexpr std::uint64_t max_counter = layout::max_value;
 
+    /// An empty filter: no counters, holds nothing. contains() answers false, count() and every rate is 0,
+    /// remove() returns false; insert() throws std::logic_error, as it could not keep the item. Assign a
+    /// sized filter to use it. A moved-from filter is left in this state.
+    counting_bloom_filter() : base(probe_scheme::mixed) {}
+
     /// A filter of optimal_bit_count(expected_items, false_positive_rate) counters and optimal_hash_count
     /// probes: the classic filter's shape, with counters for bits.
     /// Throws std::invalid_argument for zero items, a rate outside (0, 1), or counters that cannot be held.
     counting_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                           std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                           const Allocator& allocator = Allocator())
-        : base(storage_of(detail::optimal_geometry(expected_items, false_positive_rate), "expected_items"),
+        : base(storage_of(detail::optimal_geometry(expected_items, false_positive_rate,
+                                                   "bloom::counting_bloom_filter"),
+                          "expected_items"),
                expected_items, false_positive_rate, seed, hash_function, allocator) {}
 
     /// A filter of an explicit shape: geometry.bit_count counters, geometry.hash_count probes. Its
@@ -4034,11 +4234,13 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
     /// Increments the k counters of `value` (a counter at max_counter stays there). O(k). Returns true if
     /// `value` was definitely absent before (some counter was 0), false if it was probably present.
+    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::counting_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits("bloom::counting_bloom_filter::insert");
         return insert_hash(this->hash_of(value));
     }
 
@@ -4049,6 +4251,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
         static_assert(detail::can_hash_range_v<Hasher, InputIt>,
                       "bloom::counting_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
                       "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits("bloom::counting_bloom_filter::insert(first, last)");
+        }
         std::size_t inserted = 0;
         detail::pipelined_for_each<window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
@@ -4189,9 +4394,14 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
     /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
 
-    void swap(counting_bloom_filter& other) noexcept { this->swap_state(other); }
+    void swap(counting_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        this->swap_state(other);
+    }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(counting_bloom_filter& left, counting_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(counting_bloom_filter& left,
+                     counting_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
     [[nodiscard]] friend bool operator==(const counting_bloom_filter& left,
@@ -4210,8 +4420,8 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;
 
-    // A moved-from filter has no counters and no probes: contains() is vacuously true, insert() and
-    // remove() change nothing (and remove() returns false).
+    // An empty filter has no counters and no probes (k = 0): insert() does not get here (require_bits),
+    // contains_hash answers false, remove() changes nothing and returns false.
     bool insert_hash(std::uint64_t hash) noexcept {
         const std::uint64_t counters = counter_count();
         std::uint64_t* const words = this->words();
@@ -4239,7 +4449,10 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             // Groups of four probes and one branch per group, as bloom_filter::contains_hash and for its
             // reason: a branch per probe mispredicts on half the misses.
             unsigned remaining = this->m_hash_count;
-            while (remaining != 0) {
+            if (remaining == 0) {
+                return false; // an empty filter (k = 0) holds nothing
+            }
+            do {
                 const unsigned group = remaining < 4 ? remaining : 4;
                 bool all_non_zero = true;
                 for (unsigned i = 0; i < group; ++i) {
@@ -4251,7 +4464,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                     return false;
                 }
                 remaining -= group;
-            }
+            } while (remaining != 0);
             return true;
         });
     }
@@ -5535,6 +5748,11 @@ class split_block_filter {
     /// The largest bitset Parquet writers produce and readers accept: 128 MiB.
     static constexpr std::size_t max_num_bytes = detail::parquet_max_bytes;
 
+    /// An empty filter without a bitset: contains() answers false and every count and rate is 0; insert()
+    /// throws std::logic_error, as it could not keep the value. Assign or read a filter to use it. A
+    /// moved-from filter is left in this state.
+    split_block_filter() = default;
+
     /// An empty filter of `num_bytes` bytes of bitset: a positive multiple of 32 of at most 128 MiB
     /// (writers use powers of two, see optimal_num_bytes; readers accept any whole number of blocks).
     /// Throws std::invalid_argument naming num_bytes otherwise.
@@ -5598,13 +5816,15 @@ class split_block_filter {
         return hash_string(std::string_view(value));
     }
 
-    /// Sets the value's eight bits, one in each word of its block. O(1).
-    void insert(const T& value) noexcept { insert_hash(hash(value)); }
+    /// Sets the value's eight bits, one in each word of its block. O(1). Returns true if `value` was
+    /// definitely absent before (one of its bits was 0). Throws std::logic_error if the filter has no bitset
+    /// (default-constructed or moved from).
+    bool insert(const T& value) { return insert_hash(hash(value)); }
 
     /// For a string T: inserts any other string type without building a T. O(1).
     template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
-    void insert(const K& value) noexcept {
-        insert_hash(hash(value));
+    bool insert(const K& value) {
+        return insert_hash(hash(value));
     }
 
     /// False: `value` is definitely absent. True: it is probably present. O(1).
@@ -5618,23 +5838,26 @@ class split_block_filter {
 
     /// Sets the bits of a 64-bit hash the caller computed (Parquet's hash is XXH64, seed 0, over the plain
     /// encoding): block ((hash >> 32) * blocks) >> 32, in word i bit (low32(hash) * salt[i]) >> 27. O(1).
-    void insert_hash(std::uint64_t hash) noexcept {
-        // A moved-from filter has no blocks: it inserts nothing.
+    /// Returns true if one of the bits was 0. Throws std::logic_error if the filter has no bitset.
+    bool insert_hash(std::uint64_t hash) {
         if (m_words.empty()) {
-            return;
+            bloom::detail::throw_insert_into_empty("bloom::parquet::split_block_filter::insert");
         }
         std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
         const auto low = static_cast<std::uint32_t>(hash);
+        std::uint32_t missing = 0;
         for (std::size_t i = 0; i < detail::parquet_block_words; ++i) {
+            missing |= ~block[i] & bit_of(low, i);
             block[i] |= bit_of(low, i);
         }
+        return missing != 0;
     }
 
     /// False: no value with this hash was inserted. True: one probably was. O(1).
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        // A moved-from filter has no blocks: it reports everything as possibly present.
+        // An empty filter (default-constructed or moved from) holds nothing.
         if (m_words.empty()) {
-            return true;
+            return false;
         }
         const std::uint32_t* block = m_words.data() + block_index(hash) * detail::parquet_block_words;
         const auto low = static_cast<std::uint32_t>(hash);
@@ -5693,7 +5916,9 @@ class split_block_filter {
     }
 
     /// The bitset as 32-bit words in host byte order (word i of block b at index 8 b + i).
-    [[nodiscard]] const std::uint32_t* words() const noexcept { return m_words.data(); }
+    [[nodiscard]] const std::uint32_t* data() const noexcept { return m_words.data(); }
+    /// data(), by its earlier name.
+    [[nodiscard]] const std::uint32_t* words() const noexcept { return data(); }
 
     /// The bitset as stored in a Parquet file: num_bytes() bytes, each word little-endian, on every host.
     [[nodiscard]] std::vector<std::byte> bitset() const {
@@ -5907,6 +6132,13 @@ class scalable_bloom_filter {
     /// al. use s = 2 and 4.
     static constexpr double max_growth_factor = 16.0;
 
+    /// An empty filter without parameters: no stage, holds nothing. contains() answers false and every count
+    /// and rate is 0; insert() throws std::logic_error (it has no capacity or rate to size a stage by).
+    /// Assign a constructed filter to use it. A moved-from filter keeps its parameters and grows again.
+    scalable_bloom_filter()
+        : m_stages(), m_initial_capacity(0), m_false_positive_rate(0.0), m_growth_factor(2.0),
+          m_tightening_ratio(0.5), m_seed(default_seed), m_hasher() {}
+
     /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
     /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
     /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
@@ -5965,7 +6197,8 @@ class scalable_bloom_filter {
     /// Adds `value` to the newest stage unless some stage already reports it. If the bits it would set
     /// take the newest stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes
     /// to a new stage instead. O(k per stage). Returns true if `value` was definitely absent before.
-    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc.
+    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc;
+    /// std::logic_error if the filter is default-constructed (it has no parameters to size a stage by).
     template <class K>
     bool insert(const K& value) {
         static_assert(detail::can_hash_v<Hasher, K>,
@@ -6000,6 +6233,20 @@ class scalable_bloom_filter {
                       "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
         return contains_hash(hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one
+    /// call per value. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::scalable_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        for (; first != last; ++first) {
+            *out = contains_hash(hash_of(*first));
+            ++out;
+        }
+        return out;
     }
 
     /// Number of stages (at least 1, except in a moved-from filter).
@@ -6092,19 +6339,22 @@ class scalable_bloom_filter {
     }
 
     /// Exchanges the contents (stages, parameters, seed, hasher) with `other`. O(1).
-    void swap(scalable_bloom_filter& other) noexcept {
+    void swap(scalable_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_stages, other.m_stages);
         swap(m_initial_capacity, other.m_initial_capacity);
         swap(m_false_positive_rate, other.m_false_positive_rate);
         swap(m_growth_factor, other.m_growth_factor);
         swap(m_tightening_ratio, other.m_tightening_ratio);
         swap(m_seed, other.m_seed);
-        swap(m_hasher, other.m_hasher);
         swap(m_newest_set_bits, other.m_newest_set_bits);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(scalable_bloom_filter& left, scalable_bloom_filter& right) noexcept { left.swap(right); }
+    friend void swap(scalable_bloom_filter& left,
+                     scalable_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
 
   private:
     friend struct detail::filter_access;
@@ -6163,6 +6413,9 @@ class scalable_bloom_filter {
     }
 
     void place(std::uint64_t hash) {
+        if (m_initial_capacity == 0) {
+            detail::throw_insert_into_empty("bloom::scalable_bloom_filter::insert");
+        }
         constexpr unsigned max_empty_stages_skipped = 8;
         for (unsigned skipped = 0;; ++skipped) {
             if (m_stages.empty()) {
@@ -6843,7 +7096,7 @@ void check_scalable_stage(const Filter& filter, const record_header& stage, std:
         // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
         fewest = optimal_bit_count(stage.expected_items, rate);
         if (stage.bit_count + 1 >= fewest) {
-            most = optimal_geometry(stage.expected_items, rate).bit_count;
+            most = optimal_geometry(stage.expected_items, rate, where).bit_count;
         }
     } catch (const std::invalid_argument& error) {
         throw_format_error(where, name + " cannot be sized: " + error.what());

@@ -9,6 +9,9 @@
 
 namespace bloom::detail {
 
+/// A word with no bit set: what an empty classic filter (no words) probes, finding nothing.
+inline constexpr std::uint64_t empty_word[1] = {};
+
 /// Words needed for `bit_count` bits.
 [[nodiscard]] constexpr std::uint64_t word_count_for(std::uint64_t bit_count) noexcept {
     return bit_count / 64 + (bit_count % 64 != 0 ? 1 : 0);

@@ -93,9 +93,9 @@ namespace bloom::detail {
     return reduce_to_range(hash, block_count) * block_word_count;
 }
 
-/// A block with every bit set: what a filter without blocks (moved-from) looks items up in.
-alignas(64) inline constexpr std::uint64_t full_block[block_word_count] = {~0ULL, ~0ULL, ~0ULL, ~0ULL,
-                                                                           ~0ULL, ~0ULL, ~0ULL, ~0ULL};
+/// A block with no bit set: what an empty filter (no blocks) looks items up in, by the one_bit_per_word
+/// pattern, which finds nothing there whatever k is.
+alignas(64) inline constexpr std::uint64_t empty_block[block_word_count] = {};
 
 /// The item's in-block pattern: a remix of the whole hash, so it is independent of the block choice
 /// (bits shared between the two measurably raise the rate). Eight 6-bit fields, one per word.

@@ -43,6 +43,15 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
     throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
 }
 
+/// Throws std::logic_error from `where`: an insert into an empty filter (default-constructed or moved
+/// from), which has no bits to keep the item in, so a later lookup would miss it.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* where) {
+    throw std::logic_error(
+        std::string(where) +
+        ": the filter is empty (default-constructed or moved from) and has no bits to hold "
+        "the item; assign a sized filter to it first");
+}
+
 /// Throws std::length_error with `where: message`: a filter cannot grow any further.
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
                                                                   const std::string& message) {

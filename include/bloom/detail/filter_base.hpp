@@ -20,6 +20,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -174,11 +175,20 @@ class filter_base {
           m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
           m_hasher(hash_function) {}
 
+    // The empty state: no bits, no probes, nothing held; contains() answers false, every count and rate
+    // is 0, and insert() throws (require_bits). A moved-from filter is left in it.
+    explicit filter_base(probe_scheme probes) noexcept(
+        std::is_nothrow_default_constructible_v<Hasher>&&
+            std::is_nothrow_default_constructible_v<word_allocator>)
+        : m_words(), m_bit_count(0), m_hash_count(0), m_probe_scheme(probes), m_seed(default_seed),
+          m_expected_items(0), m_target_false_positive_rate(0.0), m_hasher() {}
+
     filter_base(const filter_base&) = default;
     filter_base& operator=(const filter_base&) = default;
 
-    // A moved-from filter has no bits and no probes: contains() is vacuously true, insert() a no-op.
-    filter_base(filter_base&& other) noexcept
+    // noexcept only where true: moving, assigning and swapping a filter does the same to its hasher, which a
+    // user's hasher may do by throwing.
+    filter_base(filter_base&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
         : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
           m_probe_scheme(other.m_probe_scheme), m_seed(other.m_seed),
           m_expected_items(other.m_expected_items),
@@ -187,10 +197,16 @@ class filter_base {
         other.reset_shape();
     }
 
-    filter_base& operator=(filter_base&& other) noexcept(
-        std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
-        std::allocator_traits<word_allocator>::is_always_equal::value) {
+    // Whether a move assignment cannot throw: the words move without allocating, and the hasher's move
+    // assignment cannot throw.
+    static constexpr bool nothrow_move_assignment =
+        (std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
+         std::allocator_traits<word_allocator>::is_always_equal::value) &&
+        std::is_nothrow_move_assignable_v<Hasher>;
+
+    filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
         if (this != &other) {
+            m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
             m_words = std::move(other.m_words);
             m_bit_count = other.m_bit_count;
             m_hash_count = other.m_hash_count;
@@ -199,7 +215,6 @@ class filter_base {
             m_expected_items = other.m_expected_items;
             m_target_false_positive_rate = other.m_target_false_positive_rate;
             m_item_count = other.m_item_count;
-            m_hasher = std::move(other.m_hasher);
             other.reset_shape();
         }
         return *this;
@@ -207,8 +222,9 @@ class filter_base {
 
     ~filter_base() = default;
 
-    void swap_state(filter_base& other) noexcept {
+    void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
         swap(m_words, other.m_words);
         swap(m_bit_count, other.m_bit_count);
         swap(m_hash_count, other.m_hash_count);
@@ -217,26 +233,25 @@ class filter_base {
         swap(m_expected_items, other.m_expected_items);
         swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
         swap(m_item_count, other.m_item_count);
-        swap(m_hasher, other.m_hasher);
-    }
-
-    /// Checks that `other` shares bit count, hash count and seed; throws std::invalid_argument naming every
-    /// difference otherwise.
-    void require_compatible(const char* where, const filter_base& other) const {
-        require_same_shape(where, geometry(), m_seed, other.geometry(), other.m_seed);
     }
 
     // After a union or an intersection the distinct items are unknowable from the counts (the two sets
     // may overlap anywhere between not at all and completely): the count becomes the estimate from the
-    // bits, except when the result is one side's bits, whose count it keeps exactly.
-    void unite(const char* where, const filter_base& other) {
-        require_compatible(where, other);
-        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
+    // bits, except when the result is one side's bits, whose count it keeps exactly. `other` is a filter
+    // of the same kind and hasher with any allocator: where the words live does not change what they mean.
+    // Throws std::invalid_argument from `where`, naming every difference, unless the shapes and seeds agree.
+    template <class Filter>
+    void unite(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
     }
 
-    void intersect(const char* where, const filter_base& other) {
-        require_compatible(where, other);
-        combine(other, [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
+    template <class Filter>
+    void intersect(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
     }
 
     [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
@@ -251,6 +266,13 @@ class filter_base {
     }
 
     BLOOM_FORCE_INLINE void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
+
+    /// Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
+    BLOOM_FORCE_INLINE void require_bits(const char* where) const {
+        if (m_bit_count == 0) {
+            throw_insert_into_empty(where);
+        }
+    }
 
     [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
     [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
@@ -270,20 +292,22 @@ class filter_base {
     }
 
   private:
+    // `theirs` holds as many words as this filter (the shapes agree). It may be this filter's own words.
     template <class Combine>
-    void combine(const filter_base& other, Combine&& word_of_result) noexcept {
+    void combine(const std::uint64_t* theirs, std::uint64_t their_item_count,
+                 Combine&& word_of_result) noexcept {
         bool kept_mine = true, kept_theirs = true;
         for (std::size_t i = 0; i < m_words.size(); ++i) {
-            const std::uint64_t result = word_of_result(m_words[i], other.m_words[i]);
+            const std::uint64_t result = word_of_result(m_words[i], theirs[i]);
             kept_mine = kept_mine && result == m_words[i];
-            kept_theirs = kept_theirs && result == other.m_words[i];
+            kept_theirs = kept_theirs && result == theirs[i];
             m_words[i] = result;
         }
         if (kept_mine) {
             return;
         }
-        m_item_count = kept_theirs ? other.m_item_count
-                                   : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
+        m_item_count =
+            kept_theirs ? their_item_count : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
     }
 
     void reset_shape() noexcept {

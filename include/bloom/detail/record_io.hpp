@@ -263,7 +263,7 @@ void check_scalable_stage(const Filter& filter, const record_header& stage, std:
         // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
         fewest = optimal_bit_count(stage.expected_items, rate);
         if (stage.bit_count + 1 >= fewest) {
-            most = optimal_geometry(stage.expected_items, rate).bit_count;
+            most = optimal_geometry(stage.expected_items, rate, where).bit_count;
         }
     } catch (const std::invalid_argument& error) {
         throw_format_error(where, name + " cannot be sized: " + error.what());
