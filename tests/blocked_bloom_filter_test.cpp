@@ -158,7 +158,6 @@ TEST_CASE("blocked: a sized filter reports its shape", "[blocked][observers]") {
     CHECK(filter.hash_count() == bloom::optimal_blocked_hash_count(bits, 10'000));
     CHECK(filter.hash_count() == 6);
     CHECK(filter.probes() == bloom::probe_scheme::bits_anywhere);
-    STATIC_REQUIRE(blocked<std::uint64_t>::bits_per_item == 8);
     CHECK(filter.seed() == 77);
     CHECK(filter.expected_items() == 10'000);
     CHECK(filter.target_false_positive_rate() == 0.01); // the argument, stored

@@ -10,6 +10,7 @@
 #include <bloom/bloom_filter.hpp>
 #include <bloom/concurrent_bloom_filter.hpp>
 #include <bloom/counting_bloom_filter.hpp>
+#include <bloom/filter_view.hpp>
 #include <bloom/parquet.hpp>
 #include <bloom/scalable_bloom_filter.hpp>
 #include <cstdint>
@@ -80,7 +81,7 @@ using classic_kind = bloom::bloom_filter<T, Hasher>;
 template <class T, class Hasher>
 using blocked_kind = bloom::blocked_bloom_filter<T, Hasher>;
 template <class T, class Hasher>
-using counting_kind = bloom::counting_bloom_filter<T, Hasher>;
+using counting_kind = bloom::counting_bloom_filter<T, 4, Hasher>;
 template <class T, class Hasher>
 using scalable_kind = bloom::scalable_bloom_filter<T, Hasher>;
 template <class T, class Hasher>
@@ -264,4 +265,114 @@ TEST_CASE("a default-constructed Parquet filter is empty and insert says whether
     bloom::parquet::split_block_filter<std::int64_t> moved(std::move(filter));
     CHECK(moved.contains(std::int64_t{42}));
     CHECK_FALSE(filter.contains(std::int64_t{42})); // NOLINT(bugprone-use-after-move): documented state
+}
+
+namespace {
+
+/// A filter of kind Filter for 1,000 items at 1%, built as the kind is (the Parquet filter by bytes).
+template <class Filter, class... Extra>
+Filter sized_filter(Extra&&... leading) {
+    if constexpr (std::is_same_v<Filter, bloom::parquet::split_block_filter<std::int64_t>>) {
+        return Filter(std::forward<Extra>(leading)..., std::size_t{2048});
+    } else {
+        return Filter(std::forward<Extra>(leading)..., 1'000, 0.01);
+    }
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("every kind inserts an initializer list and is built from a range or a list plus sizing",
+                   "[contract][api]", bloom::bloom_filter<std::int64_t>,
+                   bloom::blocked_bloom_filter<std::int64_t>, bloom::counting_bloom_filter<std::int64_t>,
+                   bloom::scalable_bloom_filter<std::int64_t>, bloom::concurrent_bloom_filter<std::int64_t>,
+                   bloom::concurrent_blocked_bloom_filter<std::int64_t>,
+                   bloom::parquet::split_block_filter<std::int64_t>) {
+    STATIC_REQUIRE(std::is_same_v<typename TestType::value_type, std::int64_t>);
+    STATIC_REQUIRE(std::is_same_v<typename TestType::size_type, std::uint64_t>);
+
+    TestType listed = sized_filter<TestType>();
+    // Three distinct values, then one repeated: insert returns how many were new.
+    CHECK(listed.insert({11, 22, 33}) == 3);
+    CHECK(listed.insert({11}) == 0);
+    for (const std::int64_t value : {11, 22, 33}) {
+        CHECK(listed.contains(value));
+    }
+
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < 500; ++i) {
+        values.push_back(i * 7919 - 250);
+    }
+    const TestType from_range = sized_filter<TestType>(values.begin(), values.end());
+    const TestType from_list = sized_filter<TestType>(std::initializer_list<std::int64_t>{5, -5, 50});
+    std::vector<char> found(values.size());
+    from_range.contains(values.begin(), values.end(), found.begin());
+    CHECK(std::count(found.begin(), found.end(), char{1}) == 500);
+    CHECK((from_list.contains(5) && from_list.contains(-5) && from_list.contains(50)));
+    // Non-members: at 1,000 items at 1% (the Parquet filter: 2 KiB for 500), a few of 10,000 at most.
+    std::size_t false_positives = 0;
+    for (std::int64_t i = 0; i < 10'000; ++i) {
+        false_positives += from_range.contains(i * 7919 - 249) ? 1 : 0;
+    }
+    CHECK(false_positives < 300);
+    // The range constructor holds exactly what inserting one by one holds.
+    TestType one_by_one = sized_filter<TestType>();
+    for (const std::int64_t value : values) {
+        one_by_one.insert(value);
+    }
+    CHECK(one_by_one.fill_ratio() == from_range.fill_ratio());
+    CHECK(one_by_one.bit_count() == from_range.bit_count());
+}
+
+TEST_CASE("counting_bloom_filter takes the counter width second", "[contract][api]") {
+    STATIC_REQUIRE(bloom::counting_bloom_filter<std::string, 8>::counter_bits == 8);
+    STATIC_REQUIRE(bloom::counting_bloom_filter<std::string>::counter_bits == 4);
+    STATIC_REQUIRE(
+        std::is_same_v<bloom::counting_bloom_filter<std::string, 16>::hasher, bloom::hash<std::string>>);
+    bloom::counting_bloom_filter<std::string, 8> wide(100, 0.01);
+    // One byte per counter, rounded up to whole 64-bit words.
+    CHECK(wide.memory_bytes() >= wide.counter_count());
+    CHECK(wide.memory_bytes() < wide.counter_count() + 8);
+}
+
+TEST_CASE("scalable_bloom_filter takes growth, tightening and seed by name", "[contract][api]") {
+    // A number in the third place is not a seed any more: it does not convert to the options.
+    STATIC_REQUIRE_FALSE(std::is_constructible_v<bloom::scalable_bloom_filter<int>, int, double, double>);
+    STATIC_REQUIRE_FALSE(
+        std::is_constructible_v<bloom::scalable_bloom_filter<int>, int, double, std::uint64_t>);
+    const bloom::scalable_bloom_filter<int> named(
+        1'000, 0.01,
+        bloom::scalable_options{}.with_growth_factor(4.0).with_tightening_ratio(0.25).with_seed(9));
+    CHECK(named.growth_factor() == 4.0);
+    CHECK(named.tightening_ratio() == 0.25);
+    CHECK(named.seed() == 9);
+    const bloom::scalable_bloom_filter<int> defaults(1'000, 0.01);
+    CHECK(defaults.growth_factor() == 2.0);
+    CHECK(defaults.tightening_ratio() == 0.5);
+    CHECK(defaults.seed() == bloom::default_seed);
+    // bit_count() and fill_ratio() cover every stage.
+    bloom::scalable_bloom_filter<int> grown(10, 0.01);
+    for (int i = 0; i < 1'000; ++i) {
+        grown.insert(i);
+    }
+    std::uint64_t bits = 0;
+    double set_bits = 0.0;
+    for (std::size_t i = 0; i < grown.stage_count(); ++i) {
+        bits += grown.stage(i).bit_count();
+        set_bits += grown.stage(i).fill_ratio() * static_cast<double>(grown.stage(i).bit_count());
+    }
+    REQUIRE(grown.stage_count() > 1);
+    CHECK(grown.bit_count() == bits);
+    CHECK(grown.fill_ratio() == Approx(set_bits / static_cast<double>(bits)));
+}
+
+TEMPLATE_TEST_CASE("a default-constructed view is empty: answers false, reports 0", "[contract][view]",
+                   bloom::bloom_filter_view<int>, bloom::blocked_bloom_filter_view<int>) {
+    const TestType view;
+    CHECK_FALSE(view.contains(1));
+    CHECK(view.bit_count() == 0);
+    CHECK(view.item_count() == 0);
+    CHECK(view.fill_ratio() == 0.0);
+    CHECK(view.estimated_item_count() == 0.0);
+    CHECK(view.current_false_positive_rate() == 0.0);
+    CHECK(view.memory_bytes() == 0);
 }

@@ -39,7 +39,7 @@ using width8 = std::integral_constant<std::size_t, 8>;
 using width16 = std::integral_constant<std::size_t, 16>;
 
 template <class Width, class T = std::uint64_t>
-using counting = bloom::counting_bloom_filter<T, bloom::hash<T>, Width::value>;
+using counting = bloom::counting_bloom_filter<T, Width::value>;
 
 // ---- the reference model ----
 
@@ -643,7 +643,7 @@ TEST_CASE("counting: invalid parameters throw std::invalid_argument naming the p
 
 TEMPLATE_TEST_CASE("counting: a stateful allocator holds the counters", "[counting][allocator]",
                    counting_allocator<std::uint64_t>, counting_allocator<char>) {
-    using filter_type = bloom::counting_bloom_filter<std::uint64_t, bloom::hash<std::uint64_t>, 8, TestType>;
+    using filter_type = bloom::counting_bloom_filter<std::uint64_t, 8, bloom::hash<std::uint64_t>, TestType>;
     allocation_stats stats;
     {
         const TestType allocator(&stats);

@@ -354,7 +354,7 @@ TEST_CASE("a scalable filter started at capacity 1 stays within its target", "[r
         std::uint64_t present = 0;
         for (std::uint64_t s = 0; s < seeds; ++s) {
             const bloom_test::random_u64_keys keys{0x5ca1ab1eULL + s * 0x9e3779b97f4a7c15ULL};
-            scalable filter(1, target, 77 + s);
+            scalable filter(1, target, bloom::scalable_options{}.with_seed(77 + s));
             insert_keys(filter, 0, 20'000, keys);
             INFO("target " << target << ", seed " << s << ": " << filter.stage_count() << " stages");
             // Every filter, not only on average: a stage takes items only while its bits allow.

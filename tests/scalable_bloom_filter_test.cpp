@@ -187,7 +187,7 @@ TEST_CASE("scalable: stage i holds about round(n0 s^i) items at rate p (1 - r) r
                               {10, 0.001, 3.0, 0.25, 5'000},
                               {1, 0.1, 16.0, 0.9, 400}};
     for (const parameters& p : all) {
-        scalable<> filter(p.initial_capacity, p.rate, 11, p.growth, p.tightening);
+        scalable<> filter(p.initial_capacity, p.rate, {p.growth, p.tightening, 11});
         CHECK(filter.initial_capacity() == p.initial_capacity);
         CHECK(filter.target_false_positive_rate() == p.rate);
         CHECK(filter.growth_factor() == p.growth);
@@ -249,7 +249,7 @@ TEST_CASE("scalable: the compound rate is 1 - prod(1 - p_i) and stays below the 
     SECTION("a hand-computed case") {
         // n0 = 1, p = 0.5, s = 1.5, r = 0.5: stages for round(1.5^i) = 1, 2, 2, 3 items, sized for rates
         // 0.25, 0.125, 0.0625, 0.03125.
-        scalable<> filter(1, 0.5, bloom::default_seed, 1.5, 0.5);
+        scalable<> filter(1, 0.5, bloom::scalable_options{}.with_growth_factor(1.5));
         // Some keys are false positives of the first stages and go nowhere: insert until five are held.
         for (std::uint64_t i = 0; i < 100 && filter.item_count() < 5; ++i) {
             filter.insert(key<std::uint64_t>(i));
@@ -303,7 +303,7 @@ TEMPLATE_TEST_CASE("scalable: inserted values are always found, however many sta
 TEST_CASE("scalable: each insert and lookup hashes the item once, however many stages", "[scalable][hash]") {
     std::uint64_t calls = 0;
     bloom::scalable_bloom_filter<std::uint64_t, call_counting_hasher> filter(
-        10, 0.01, bloom::default_seed, 2.0, 0.5, call_counting_hasher{&calls});
+        10, 0.01, bloom::scalable_options{}, call_counting_hasher{&calls});
     for (std::uint64_t i = 0; i < 1'000; ++i) {
         filter.insert(key<std::uint64_t>(i));
     }
@@ -316,7 +316,7 @@ TEST_CASE("scalable: each insert and lookup hashes the item once, however many s
 }
 
 TEST_CASE("scalable: copies, moves, swap and clear", "[scalable][value]") {
-    scalable<> original(100, 0.01, 3);
+    scalable<> original(100, 0.01, bloom::scalable_options{}.with_seed(3));
     insert_keys(original, 0, 1'000);
     const std::size_t stages = original.stage_count();
     const scalable<> copy = original;
@@ -354,7 +354,7 @@ TEST_CASE("scalable: copies, moves, swap and clear", "[scalable][value]") {
         // NOLINTEND(bugprone-use-after-move)
     }
     SECTION("swap exchanges everything") {
-        scalable<> other(10, 0.1, 4, 3.0, 0.75);
+        scalable<> other(10, 0.1, {3.0, 0.75, 4});
         other.insert(std::uint64_t{42});
         swap(original, other);
         CHECK(original.seed() == 4);
@@ -379,19 +379,25 @@ TEST_CASE("scalable: invalid parameters throw std::invalid_argument naming the p
     // could make its loader allocate far more than it holds.
     for (const double growth :
          {0.0, 0.5, 0.999, 1.0, 1.4, 1.4999999, 16.000001, 1e300, -2.0, nan, infinity}) {
-        require_invalid_argument([growth] { scalable<>(1'000, 0.01, 1, growth); },
-                                 {"growth_factor", "bloom::scalable_bloom_filter"});
+        require_invalid_argument(
+            [growth] {
+                scalable<>(1'000, 0.01, {growth, 0.5, 1});
+            },
+            {"growth_factor", "bloom::scalable_bloom_filter"});
     }
     for (const double tightening : {0.0, 1.0, -0.5, 1.5, nan, infinity}) {
-        require_invalid_argument([tightening] { scalable<>(1'000, 0.01, 1, 2.0, tightening); },
-                                 "tightening_ratio");
+        require_invalid_argument(
+            [tightening] {
+                scalable<>(1'000, 0.01, {2.0, tightening, 1});
+            },
+            "tightening_ratio");
     }
     // The boundaries that are allowed.
-    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 1.5, 0.5));
-    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 16.0, 0.5));
+    CHECK_NOTHROW(scalable<>(1, 0.01, {1.5, 0.5, 1}));
+    CHECK_NOTHROW(scalable<>(1, 0.01, {16.0, 0.5, 1}));
     CHECK(scalable<>::min_growth_factor == 1.5);
     CHECK(scalable<>::max_growth_factor == 16.0);
-    CHECK_NOTHROW(scalable<>(1, 0.01, 1, 2.0, 0.999));
+    CHECK_NOTHROW(scalable<>(1, 0.01, {2.0, 0.999, 1}));
 }
 
 TEST_CASE("scalable: a stage that cannot be represented throws std::length_error and changes nothing",
@@ -423,7 +429,7 @@ TEST_CASE("scalable: a stage that cannot be represented throws std::length_error
     SECTION("a rate that underflows to 0") {
         // r = 1e-200: stage 1 has rate 1e-202, stage 2 would have 1e-402 (stage 1 may be made and given up
         // again by the insert that fails, if the value would overfill it).
-        scalable<> filter(1, 0.01, 1, 1.5, 1e-200);
+        scalable<> filter(1, 0.01, {1.5, 1e-200, 1});
         check_growth_stops(filter, 2);
     }
 }
@@ -434,7 +440,7 @@ TEMPLATE_TEST_CASE("scalable: a stateful allocator holds the stages", "[scalable
     allocation_stats stats;
     {
         const TestType allocator(&stats);
-        filter_type filter(100, 0.01, 1, 2.0, 0.5, bloom::hash<std::uint64_t>(), allocator);
+        filter_type filter(100, 0.01, {2.0, 0.5, 1}, bloom::hash<std::uint64_t>(), allocator);
         insert_keys(filter, 0, 1'000);
         CHECK(filter.stage_count() == 4);
         CHECK(filter.get_allocator() == allocator);

@@ -124,7 +124,8 @@ Filter make_filled(std::uint64_t items) {
 
 template <class T>
 bloom::scalable_bloom_filter<T> make_scalable(std::uint64_t items) {
-    bloom::scalable_bloom_filter<T> filter(items / 20 + 1, 0.01, 0x1234567890abcdefULL);
+    bloom::scalable_bloom_filter<T> filter(items / 20 + 1, 0.01,
+                                           bloom::scalable_options{}.with_seed(0x1234567890abcdefULL));
     bloom_test::insert_keys(filter, 0, items);
     return filter;
 }
@@ -171,7 +172,7 @@ TEMPLATE_TEST_CASE("every bit-array filter kind round-trips through bytes, strea
         require_round_trips(make_filled<bloom::blocked_bloom_filter<TestType>>(items), items);
     }
     SECTION("counting, 4-bit counters") {
-        auto filter = make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 4>>(items);
+        auto filter = make_filled<bloom::counting_bloom_filter<TestType, 4>>(items);
         REQUIRE(filter.remove(key<TestType>(7)));
         require_round_trips(filter, items);
         const auto loaded = bloom::from_bytes<decltype(filter)>(bloom::to_bytes(filter).data(),
@@ -180,10 +181,8 @@ TEMPLATE_TEST_CASE("every bit-array filter kind round-trips through bytes, strea
         CHECK(loaded.count(key<TestType>(8)) == filter.count(key<TestType>(8)));
     }
     SECTION("counting, 8- and 16-bit counters") {
-        require_round_trips(
-            make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 8>>(items), items);
-        require_round_trips(
-            make_filled<bloom::counting_bloom_filter<TestType, bloom::hash<TestType>, 16>>(items), items);
+        require_round_trips(make_filled<bloom::counting_bloom_filter<TestType, 8>>(items), items);
+        require_round_trips(make_filled<bloom::counting_bloom_filter<TestType, 16>>(items), items);
     }
     SECTION("an empty filter and a one-bit filter") {
         require_round_trips(bloom::bloom_filter<TestType>(1, 0.5), 10);
@@ -341,11 +340,11 @@ TEST_CASE("a record's bytes are those docs/FORMAT.md describes", "[serialization
         const auto xxh3_blocked = bloom::to_bytes(
             bloom::blocked_bloom_filter<std::uint64_t, bloom::xxh3_hash<std::uint64_t>>(100, 0.01));
         CHECK(le(xxh3_blocked, 16, 8) == 0x5858483300000108ULL); // "XXH3", the same family
-        const auto counting =
-            bloom::to_bytes(bloom::counting_bloom_filter<int, bloom::hash<int>, 8>(100, 0.01));
+        const auto counting = bloom::to_bytes(bloom::counting_bloom_filter<int, 8>(100, 0.01));
         CHECK(le(counting, 10, 1) == 3);
         CHECK(le(counting, 11, 1) == 8);
-        const auto scalable = bloom::to_bytes(bloom::scalable_bloom_filter<double>(100, 0.01, 7, 3.0, 0.25));
+        const auto scalable =
+            bloom::to_bytes(bloom::scalable_bloom_filter<double>(100, 0.01, {3.0, 0.25, 7}));
         CHECK(le(scalable, 10, 1) == 4);
         CHECK(le(scalable, 16, 8) == 0x4d554d3200000208ULL); // double
         CHECK(le(scalable, 128, 8) == double_bits(3.0));     // growth factor
@@ -358,8 +357,7 @@ TEST_CASE("a record's bytes are those docs/FORMAT.md describes", "[serialization
 TEST_CASE("the file bytes do not depend on the host's byte order", "[serialization][format]") {
     // A big-endian host holds each word's bytes reversed. Reverse them here and tell the writer the words
     // are big-endian: it runs the code a big-endian host runs, and must produce the same file.
-    auto filter =
-        make_filled<bloom::counting_bloom_filter<std::uint64_t, bloom::hash<std::uint64_t>, 4>>(500);
+    auto filter = make_filled<bloom::counting_bloom_filter<std::uint64_t, 4>>(500);
     const std::vector<std::byte> native = bloom::to_bytes(filter);
     auto flipped = filter;
     std::uint64_t* words = bloom::detail::filter_access::words(flipped);
@@ -416,7 +414,7 @@ bloom::blocked_bloom_filter<std::uint64_t, Hasher> golden_blocked(bloom::filter_
     return filter;
 }
 
-using golden_counting_type = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 8>;
+using golden_counting_type = bloom::counting_bloom_filter<std::string, 8>;
 golden_counting_type golden_counting(bloom::filter_geometry shape = {}) {
     golden_counting_type filter =
         shape.bit_count == 0 ? golden_counting_type(50, 0.01) : golden_counting_type(shape);
@@ -685,7 +683,7 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
                  "hasher id");
     }
     SECTION("a counter width no counting filter has, or one of another filter") {
-        using counting16 = bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 16>;
+        using counting16 = bloom::counting_bloom_filter<std::string, 16>;
         auto bytes = bloom::to_bytes(counting16(100, 0.01));
         bytes[11] = std::byte{5};
         reseal(bytes);
@@ -781,15 +779,15 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
         }
     }
     SECTION("counters of another width") {
-        const auto bytes = bloom::to_bytes(bloom::counting_bloom_filter<int, bloom::hash<int>, 8>(10, 0.01));
+        const auto bytes = bloom::to_bytes(bloom::counting_bloom_filter<int, 8>(10, 0.01));
         contains(format_error_of([&] {
-                     (void)bloom::from_bytes<bloom::counting_bloom_filter<int, bloom::hash<int>, 4>>(
-                         bytes.data(), bytes.size());
+                     (void)bloom::from_bytes<bloom::counting_bloom_filter<int, 4>>(bytes.data(),
+                                                                                   bytes.size());
                  }),
                  "8-bit counters");
     }
     SECTION("a counter count whose storage overflows 64 bits") {
-        using counting16 = bloom::counting_bloom_filter<int, bloom::hash<int>, 16>;
+        using counting16 = bloom::counting_bloom_filter<int, 16>;
         auto bytes = bloom::to_bytes(counting16(10, 0.01));
         put_le(bytes, 32, std::uint64_t{1} << 62, 8); // 2^62 counters of 16 bits: 2^66 bits
         reseal(bytes);
@@ -819,7 +817,7 @@ TEST_CASE("malformed records throw format_error naming the problem", "[serializa
 TEST_CASE("a scalable record whose parameters and stages disagree throws format_error",
           "[serialization][malformed][scalable]") {
     using scalable = bloom::scalable_bloom_filter<std::uint64_t>;
-    scalable filter(100, 0.01, 7);
+    scalable filter(100, 0.01, bloom::scalable_options{}.with_seed(7));
     bloom_test::insert_keys(filter, 0, 1000);
     REQUIRE(filter.stage_count() == 4);
     const auto original = bloom::to_bytes(filter);
@@ -1026,8 +1024,7 @@ TEST_CASE("filters of other key types round-trip, and keys of one family share a
 }
 
 TEST_CASE("inspect reads a record's header without loading it", "[serialization]") {
-    const auto counting =
-        make_filled<bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 16>>(300);
+    const auto counting = make_filled<bloom::counting_bloom_filter<std::string, 16>>(300);
     const auto bytes = bloom::to_bytes(counting);
     const bloom::saved_filter_info info = bloom::inspect(bytes.data(), bytes.size());
     CHECK(info.kind == bloom::filter_kind::counting);

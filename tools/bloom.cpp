@@ -270,8 +270,8 @@ template <class Key, class Hasher, class Allocator>
 struct is_scalable<bloom::scalable_bloom_filter<Key, Hasher, Allocator>> : std::true_type {};
 template <class Filter>
 struct is_counting : std::false_type {};
-template <class Key, class Hasher, std::size_t Bits, class Allocator>
-struct is_counting<bloom::counting_bloom_filter<Key, Hasher, Bits, Allocator>> : std::true_type {};
+template <class Key, std::size_t Bits, class Hasher, class Allocator>
+struct is_counting<bloom::counting_bloom_filter<Key, Bits, Hasher, Allocator>> : std::true_type {};
 template <class Filter>
 struct is_blocked : std::false_type {};
 template <class Key, class Hasher, class Allocator>
@@ -547,13 +547,13 @@ int with_kind(const bloom::saved_filter_info& info, const std::filesystem::path&
         return fn(std::common_type<bloom::blocked_bloom_filter<Key, hasher>>{});
     case bloom::filter_kind::counting:
         if (info.counter_bits == 4) {
-            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 4>>{});
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, 4, hasher>>{});
         }
         if (info.counter_bits == 8) {
-            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 8>>{});
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, 8, hasher>>{});
         }
         if (info.counter_bits == 16) {
-            return fn(std::common_type<bloom::counting_bloom_filter<Key, hasher, 16>>{});
+            return fn(std::common_type<bloom::counting_bloom_filter<Key, 16, hasher>>{});
         }
         file_error(path, "holds " + std::to_string(info.counter_bits) +
                              "-bit counters, an unsupported counter width (counting filters have 4-, 8- or "

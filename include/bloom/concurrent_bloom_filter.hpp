@@ -25,16 +25,14 @@
 // and lookups never do; an insert whose bits are all set already returns false without the lock. Each
 // stripe counts its true answers, so item_count() is exact (until a union, as for the plain filters).
 
-#include "bloom/aligned_allocator.hpp"
+#include "bloom/basic_bloom_filter.hpp"
 #include "bloom/blocked_bloom_filter.hpp"
 #include "bloom/bloom_filter.hpp"
+#include "bloom/detail/atomic_words.hpp"
 #include "bloom/detail/bit_rates.hpp"
-#include "bloom/detail/bit_words.hpp"
-#include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/filter_base.hpp"
 #include "bloom/detail/pipeline.hpp"
-#include "bloom/detail/probe.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
@@ -42,6 +40,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -52,152 +51,8 @@ namespace bloom {
 
 namespace detail {
 
-using atomic_word = std::atomic<std::uint64_t>;
-
-/// Words read with relaxed loads, for the kernels and rates written over any word accessor.
-struct relaxed_words {
-    const atomic_word* words;
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        return words[index].load(std::memory_order_relaxed);
-    }
-};
-
-/// Words read with relaxed loads and assigned with relaxed stores, for the kernels that write through a
-/// word accessor (`words[i] = value`). Only for words no other thread writes meanwhile (the caller holds
-/// their stripe): a load and a store are not one atomic update, but lookups may read them at any time.
-struct relaxed_word_refs {
-    atomic_word* words;
-
-    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
-    struct reference {
-        atomic_word& word;
-        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
-        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
-        const reference& operator=(std::uint64_t value) const noexcept {
-            word.store(value, std::memory_order_relaxed);
-            return *this;
-        }
-    };
-    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
-};
-
-// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
-// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
-// that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
-// a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
-// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
-// run concurrently), so no reader can see a bit set and later unset. The stripe locks use
-// acquire/release so that the second of two inserts of one item sees every bit the first set.
-
-/// The classic layout: k probes over m bits (bloom_filter's bits, by its probe scheme).
-struct classic_layout {
-    template <class T, class Hasher, class Allocator>
-    using plain_filter = bloom_filter<T, Hasher, Allocator>;
-    using default_allocator = std::allocator<std::uint64_t>;
-    static constexpr std::size_t window = 16;
-    /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
-    /// setting at the same moment: every bit is set with fetch_or.
-    static constexpr bool writes_under_stripe = false;
-
-    /// Selects the insert stripe: the hash's middle bits (positions come from the high bits), so
-    /// stripes and positions are unrelated.
-    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry) noexcept {
-        return hash >> 20;
-    }
-
-    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_geometry(expected_items, false_positive_rate, "bloom::concurrent_bloom_filter");
-    }
-    /// The rate a random non-member sees given the bits: fill^k (as bloom_filter's).
-    [[nodiscard]] static double rate(const atomic_word* words, std::size_t word_count,
-                                     filter_geometry geometry) noexcept {
-        return rate_from_fill(count_set_bits(relaxed_words{words}, word_count), geometry.bit_count,
-                              geometry.hash_count);
-    }
-    /// Sets the item's bits; true if one of them was 0. Loads first and fetch_ors only the words whose bit
-    /// is missing: re-inserts and shared bits then cost no locked instruction.
-    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return with_probes(geometry.probes, hash, [&](auto probes) {
-            std::uint64_t newly_set = 0;
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
-                const std::uint64_t position = probes.next(geometry.bit_count);
-                atomic_word& word = words[word_of(position)];
-                const std::uint64_t mask = mask_of(position);
-                if ((word.load(std::memory_order_relaxed) & mask) == 0) {
-                    newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
-                }
-            }
-            return newly_set != 0;
-        });
-    }
-    /// bloom_filter's lookup kernel over relaxed loads.
-    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
-                                       std::uint64_t hash) noexcept {
-        return classic_contains(relaxed_words{words}, geometry.bit_count, geometry.hash_count,
-                                geometry.probes, hash);
-    }
-    template <bool ForWrite>
-    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
-                              std::uint64_t hash) noexcept {
-        with_probes(geometry.probes, hash, [&](auto probes) {
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
-                prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
-            }
-        });
-    }
-};
-
-/// The blocked layout: an item's bits in one 512-bit block, by the filter's pattern (blocked_bloom_filter's
-/// bits, through the same block_offset and the same scalar kernels).
-struct blocked_layout {
-    template <class T, class Hasher, class Allocator>
-    using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
-    using default_allocator = aligned_allocator<std::uint64_t, 64>;
-    static constexpr std::size_t window = 64;
-    /// The stripe is chosen by the block, so every writer of a block holds that block's stripe: the bits
-    /// are set with a plain load and store of each word, and no locked instruction beyond the lock.
-    static constexpr bool writes_under_stripe = true;
-
-    /// Selects the insert stripe: the block number.
-    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry geometry) noexcept {
-        return block_offset(hash, geometry.bit_count / block_bits) / block_word_count;
-    }
-
-    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_blocked_geometry(expected_items, false_positive_rate,
-                                        "bloom::concurrent_blocked_bloom_filter");
-    }
-    /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
-    [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
-                                     filter_geometry geometry) noexcept {
-        if (geometry.probes == probe_scheme::bits_anywhere) {
-            return block_fill_rate_from_bits<block_word_count>(
-                relaxed_words{words}, geometry.bit_count / block_bits, geometry.hash_count);
-        }
-        return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
-                                                          geometry.bit_count / block_bits);
-    }
-    /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe, so the scalar
-    /// kernel's load and store of each word lose no other writer's bits; storing a word whose bit was set
-    /// already rewrites its value, and the line is being written anyway (the caller saw a bit missing).
-    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return scalar_add_item_to_block(
-            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)}, hash,
-            geometry.probes, geometry.hash_count);
-    }
-    /// blocked_bloom_filter's scalar lookup kernel over relaxed loads (one per word, no branch per word).
-    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
-                                       std::uint64_t hash) noexcept {
-        return scalar_item_in_block(
-            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, hash, geometry.probes,
-            geometry.hash_count);
-    }
-    template <bool ForWrite>
-    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
-                              std::uint64_t hash) noexcept {
-        prefetch<ForWrite>(words + block_offset(hash, geometry.bit_count / block_bits));
-    }
-};
+// The stripe locks use acquire/release so that the second of two inserts of one item sees every bit the
+// first set; the words themselves are read and written relaxed (detail/atomic_words.hpp says why).
 
 /// One spin lock per cache line, so two stripes never share a line, with the count of the inserts that
 /// returned true under it. Only the lock holder writes `inserted`, so it is bumped with a plain load and
@@ -243,7 +98,7 @@ class basic_concurrent_bloom_filter {
     /// The allocator of the words (rebound to std::atomic<std::uint64_t>).
     using allocator_type = Allocator;
     /// The plain (single-threaded) filter with the same bits.
-    using plain_filter_type = typename Layout::template plain_filter<T, Hasher, Allocator>;
+    using plain_filter_type = basic_bloom_filter<T, Layout, Hasher, Allocator>;
 
     /// Inserts lock one of this many stripes, chosen by the item's hash.
     static constexpr std::size_t stripe_count = 256;
@@ -260,11 +115,30 @@ class basic_concurrent_bloom_filter {
     basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                                   std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
-        : m_allocator(allocator), m_geometry(Layout::sized_for(expected_items, false_positive_rate)),
+        : m_allocator(allocator),
+          m_geometry(Layout::sized(expected_items, false_positive_rate, Layout::concurrent_name)),
           m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
           m_hasher(hash_function), m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
         allocate_words(static_cast<std::size_t>(detail::word_count_for(m_geometry.bit_count)), nullptr);
     }
+
+    /// A filter sized as above holding every value of [first, last).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    basic_concurrent_bloom_filter(InputIt first, InputIt last, std::uint64_t expected_items,
+                                  double false_positive_rate, std::uint64_t seed = default_seed,
+                                  const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : basic_concurrent_bloom_filter(expected_items, false_positive_rate, seed, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter sized as above holding `values`.
+    basic_concurrent_bloom_filter(std::initializer_list<T> values, std::uint64_t expected_items,
+                                  double false_positive_rate, std::uint64_t seed = default_seed,
+                                  const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : basic_concurrent_bloom_filter(values.begin(), values.end(), expected_items, false_positive_rate,
+                                        seed, hash_function, allocator) {}
 
     /// A concurrent copy of `plain`: same shape, seed, bits, item count and sizing targets. O(m / 64).
     explicit basic_concurrent_bloom_filter(const plain_filter_type& plain)
@@ -322,7 +196,7 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
-        require_bits("bloom::basic_concurrent_bloom_filter::insert");
+        require_bits("insert");
         return insert_hash(hash_of(value));
     }
 
@@ -334,15 +208,18 @@ class basic_concurrent_bloom_filter {
                       "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
                       "range's values; specialise bloom::hash<T> or pass a Hasher");
         if (first != last) {
-            require_bits("bloom::basic_concurrent_bloom_filter::insert(first, last)");
+            require_bits("insert(first, last)");
         }
         std::size_t inserted = 0;
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { Layout::template prefetch_item<true>(m_words, m_geometry, hash); },
+            [this](std::uint64_t hash) { Layout::template prefetch<true>(m_words, m_geometry, hash); },
             [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
     /// probably present. Takes no lock. O(k).
@@ -374,7 +251,7 @@ class basic_concurrent_bloom_filter {
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
             [words, geometry](std::uint64_t hash) {
-                Layout::template prefetch_item<false>(words, geometry, hash);
+                Layout::template prefetch<false>(words, geometry, hash);
             },
             [&](std::uint64_t hash) {
                 *out = Layout::contains(words, geometry, hash);
@@ -406,8 +283,8 @@ class basic_concurrent_bloom_filter {
     /// its count) or its bits equal `other`'s (it takes other's). O(m / 64). Throws
     /// std::invalid_argument unless compatible_with(other).
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
-        detail::require_same_shape("bloom::basic_concurrent_bloom_filter::operator|=", m_geometry, m_seed,
-                                   other.geometry(), other.seed());
+        detail::require_same_shape((std::string(Layout::concurrent_name) + "::operator|=").c_str(),
+                                   m_geometry, m_seed, other.geometry(), other.seed());
         const std::uint64_t* const words = other.data();
         bool kept_mine = true, kept_theirs = true;
         const auto merge_word = [&](std::size_t i) {
@@ -506,7 +383,8 @@ class basic_concurrent_bloom_filter {
     /// The probability that a random non-member is reported present given the bits as they are (read with
     /// relaxed loads while others may insert), as the plain filter's. 0 when empty. O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return m_word_count == 0 ? 0.0 : Layout::rate(m_words, m_word_count, m_geometry);
+        return m_word_count == 0 ? 0.0
+                                 : Layout::rate(detail::relaxed_words{m_words}, m_word_count, m_geometry);
     }
     /// Bytes of the bit array (the stripe locks add stripe_count * 64 bytes).
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_word_count * sizeof(std::uint64_t); }
@@ -557,9 +435,9 @@ class basic_concurrent_bloom_filter {
     }
 
     // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
-    void require_bits(const char* where) const {
+    void require_bits(const char* call) const {
         if (m_word_count == 0) {
-            detail::throw_insert_into_empty(where);
+            detail::throw_insert_into_empty(Layout::concurrent_name, call);
         }
     }
 

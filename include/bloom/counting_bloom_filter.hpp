@@ -40,6 +40,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -50,7 +51,7 @@ namespace bloom {
 /// A counting Bloom filter of T: counters of CounterBits bits (4, 8 or 16) packed into 64-bit words, k probes
 /// per item. Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the words (rebound to std::uint64_t).
-template <class T, class Hasher = hash<T>, std::size_t CounterBits = 4,
+template <class T, std::size_t CounterBits = 4, class Hasher = hash<T>,
           class Allocator = std::allocator<std::uint64_t>>
 class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
@@ -83,6 +84,22 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                                                    "bloom::counting_bloom_filter"),
                           "expected_items"),
                expected_items, false_positive_rate, seed, hash_function, allocator) {}
+
+    /// A filter sized as above holding every value of [first, last).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    counting_bloom_filter(InputIt first, InputIt last, std::uint64_t expected_items,
+                          double false_positive_rate, std::uint64_t seed = default_seed,
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : counting_bloom_filter(expected_items, false_positive_rate, seed, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter sized as above holding `values`.
+    counting_bloom_filter(std::initializer_list<T> values, std::uint64_t expected_items,
+                          double false_positive_rate, std::uint64_t seed = default_seed,
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : counting_bloom_filter(values.begin(), values.end(), expected_items, false_positive_rate, seed,
+                                hash_function, allocator) {}
 
     /// A filter of an explicit shape: geometry.bit_count counters, geometry.hash_count probes. Its
     /// expected_items() is round(m ln 2 / k) and its target rate the formula's rate there.
@@ -125,6 +142,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent (one of its counters is 0). True: it is probably present
     /// (false positive at about current_false_positive_rate()). O(k).
@@ -270,7 +290,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
     [[nodiscard]] friend bool operator==(const counting_bloom_filter& left,
                                          const counting_bloom_filter& right) noexcept {
-        return left.same_bits(right);
+        return left.equals(right);
     }
     /// !(left == right).
     [[nodiscard]] friend bool operator!=(const counting_bloom_filter& left,
@@ -280,6 +300,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
   private:
     friend struct detail::filter_access;
+
+    // For the hidden friend operator==, which is this class's friend but not its base's.
+    [[nodiscard]] bool equals(const counting_bloom_filter& other) const noexcept {
+        return this->same_bits(other);
+    }
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;

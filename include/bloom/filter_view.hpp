@@ -25,11 +25,10 @@
 // rewritten in place changes its answers unchecked (see <bloom/mapped_file.hpp>).
 
 #include "bloom/detail/bit_rates.hpp"
-#include "bloom/detail/bit_words.hpp"
-#include "bloom/detail/block_kernels.hpp"
+#include "bloom/detail/blocked_layout.hpp"
 #include "bloom/detail/byte_order.hpp"
+#include "bloom/detail/classic_layout.hpp"
 #include "bloom/detail/file_format.hpp"
-#include "bloom/detail/probe.hpp"
 #include "bloom/format_error.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
@@ -37,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -48,20 +48,72 @@ namespace bloom {
 /// Whether opening a view verifies the record's checksum (reads every byte once) or skips it.
 enum class checksum { verify, skip };
 
-namespace detail {
-
-/// What both views share: the checked header, the payload's address, the hasher, and bulk lookups
-/// through the view's own contains (View is the derived view).
-template <class View, class Hasher>
-class filter_view_base {
+/// A read-only filter of `Layout` over a saved record in borrowed memory: the same answers as the saved
+/// basic_bloom_filter<T, Layout, Hasher>, without loading it, by the layout's own kernels over the record's
+/// little-endian words. Use it through bloom_filter_view and blocked_bloom_filter_view.
+template <class T, class Layout, class Hasher = hash<T>>
+class basic_bloom_filter_view {
   public:
+    /// The type of the items.
+    using value_type = T;
+    /// The hasher type.
     using hasher = Hasher;
+    /// The type of counts.
+    using size_type = std::uint64_t;
+
+    /// An empty view, of no record: contains() answers false and every count and rate is 0. Assign a view
+    /// of a record to use it.
+    basic_bloom_filter_view() = default;
+
+    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved filter of this
+    /// layout and Hasher. Throws bloom::format_error if they do not (wrong kind or hasher, bad sizes or
+    /// shape, checksum mismatch when `check` is checksum::verify). O(size) with the checksum, O(1) without.
+    basic_bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
+                            const Hasher& hash_function = Hasher())
+        : m_hasher(hash_function) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        m_header = detail::parse_single_record(bytes, size, Layout::view_name);
+        std::uint64_t storage_bits = 0;
+        detail::check_bit_array_header(m_header, static_cast<detail::record_kind>(Layout::format_kind),
+                                       detail::hasher_format_id<Hasher>(), 0, Layout::view_name,
+                                       storage_bits);
+        try {
+            (void)Layout::checked(geometry(), Layout::view_name);
+        } catch (const std::invalid_argument& error) {
+            detail::throw_format_error(Layout::view_name,
+                                       std::string("the saved shape is invalid: ") + error.what());
+        }
+        if (check == checksum::verify) {
+            detail::check_record_checksum(bytes, m_header, Layout::view_name);
+        }
+        m_payload = bytes + detail::record_header_bytes;
+        detail::check_padding_bits(words()[word_count() - 1], storage_bits, Layout::view_name);
+    }
+
+#if defined(__cpp_lib_span)
+    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
+    explicit basic_bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
+                                     const Hasher& hash_function = Hasher())
+        : basic_bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
+#endif
+
+    /// False: `value` is definitely absent. True: probably present. Reads the record in place (blocked:
+    /// one 64-byte block, copied into an aligned one for the SIMD kernel).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>, "bloom: the view's Hasher cannot hash this key type; "
+                                                     "specialise bloom::hash<T> or pass a Hasher");
+        if (m_payload == nullptr) {
+            return false;
+        }
+        return Layout::contains(words(), geometry(), detail::seeded_hash(m_hasher, value, m_header.seed));
+    }
 
     /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
         for (; first != last; ++first, ++out) {
-            *out = static_cast<const View&>(*this).contains(*first);
+            *out = contains(*first);
         }
         return out;
     }
@@ -69,7 +121,11 @@ class filter_view_base {
     /// m, the number of bits.
     [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_header.bit_count; }
     /// k, the number of bits each item sets.
-    [[nodiscard]] unsigned hash_count() const noexcept { return m_header.hash_count; }
+    [[nodiscard]] unsigned hash_count() const noexcept { return static_cast<unsigned>(m_header.hash_count); }
+    /// The saved filter's probe scheme (blocked: the pattern that places an item's bits in its block).
+    [[nodiscard]] probe_scheme probes() const noexcept { return static_cast<probe_scheme>(m_header.probes); }
+    /// The shape: bit_count(), hash_count(), probes().
+    [[nodiscard]] filter_geometry geometry() const noexcept { return {bit_count(), hash_count(), probes()}; }
     /// The seed the filter hashes with.
     [[nodiscard]] std::uint64_t seed() const noexcept { return m_header.seed; }
     /// The number of items the filter was sized for.
@@ -86,11 +142,13 @@ class filter_view_base {
     }
     /// Fraction of bits set, in [0, 1]. Reads every word: O(m / 64).
     [[nodiscard]] double fill_ratio() const noexcept {
-        return static_cast<double>(set_bit_count()) / static_cast<double>(m_header.bit_count);
+        return m_payload == nullptr ? 0.0
+                                    : static_cast<double>(set_bit_count()) / static_cast<double>(bit_count());
     }
     /// Distinct items estimated from the bits, as the saved filter's estimated_item_count(). O(m / 64).
     [[nodiscard]] double estimated_item_count() const noexcept {
-        return items_from_fill(set_bit_count(), m_header.bit_count, m_header.hash_count);
+        return m_payload == nullptr ? 0.0
+                                    : detail::items_from_fill(set_bit_count(), bit_count(), hash_count());
     }
     /// estimated_item_count() / expected_items(): 1.0 at capacity. O(m / 64).
     [[nodiscard]] double load_factor() const noexcept {
@@ -98,161 +156,37 @@ class filter_view_base {
                    ? 0.0
                    : estimated_item_count() / static_cast<double>(m_header.expected_items);
     }
+    /// The probability that a random non-member is reported present, from the bits, as the saved filter
+    /// reports it (classic: fill_ratio()^k; blocked: the mean of its blocks' rates). O(m / 64).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return m_payload == nullptr ? 0.0 : Layout::rate(words(), word_count(), geometry());
+    }
     /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return m_hasher; }
 
-  protected:
-    filter_view_base(const std::byte* data, std::size_t size, checksum check, const Hasher& hash_function,
-                     record_kind kind, const char* where)
-        : m_hasher(hash_function) {
-        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
-        m_header = parse_single_record(bytes, size, where);
-        std::uint64_t storage_bits = 0;
-        check_bit_array_header(m_header, kind, hasher_format_id<Hasher>(), 0, where, storage_bits);
-        if (check == checksum::verify) {
-            check_record_checksum(bytes, m_header, where);
-        }
-        m_payload = bytes + record_header_bytes;
-        check_padding_bits(words()[word_count() - 1], storage_bits, where);
+  private:
+    [[nodiscard]] detail::little_endian_words words() const noexcept {
+        return detail::little_endian_words{m_payload};
     }
-
-    template <class K>
-    [[nodiscard]] std::uint64_t hash_of(const K& value) const {
-        static_assert(can_hash_v<Hasher, K>, "bloom: the view's Hasher cannot hash this key type; specialise "
-                                             "bloom::hash<T> or pass a Hasher");
-        return seeded_hash(m_hasher, value, m_header.seed);
-    }
-
-    [[nodiscard]] little_endian_words words() const noexcept { return little_endian_words{m_payload}; }
     [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
-        return count_set_bits(words(), word_count());
+        return detail::count_set_bits(words(), word_count());
     }
     [[nodiscard]] std::size_t word_count() const noexcept { return memory_bytes() / 8; }
 
-    record_header m_header;
+    detail::record_header m_header{};
     const unsigned char* m_payload = nullptr;
-    Hasher m_hasher;
+    Hasher m_hasher{};
 };
-
-} // namespace detail
 
 /// A read-only classic filter over a saved record in borrowed memory: the same answers as the saved
 /// bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class bloom_filter_view : public detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher> {
-    using base = detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher>;
-
-  public:
-    using base::contains;
-    /// The type of the items.
-    using value_type = T;
-
-    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
-    /// bloom_filter<T, Hasher>. Throws bloom::format_error if they do not (wrong kind or hasher, bad sizes,
-    /// checksum mismatch when `check` is checksum::verify). O(size) with the checksum, O(1) without.
-    bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
-                      const Hasher& hash_function = Hasher())
-        : base(data, size, check, hash_function, detail::record_kind::classic, "bloom::bloom_filter_view") {}
-
-#if defined(__cpp_lib_span)
-    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
-    explicit bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
-                               const Hasher& hash_function = Hasher())
-        : bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
-#endif
-
-    /// False: `value` is definitely absent. True: probably present. O(k), reading the record in place.
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        return detail::classic_contains(this->words(), this->m_header.bit_count, this->m_header.hash_count,
-                                        probes(), this->hash_of(value));
-    }
-
-    /// The saved filter's probe scheme.
-    [[nodiscard]] probe_scheme probes() const noexcept {
-        return static_cast<probe_scheme>(this->m_header.probes);
-    }
-
-    /// The probability that a random non-member is reported present, from the bits: fill_ratio()^k, as
-    /// the saved filter reports it. O(m / 64).
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return detail::rate_from_fill(this->set_bit_count(), this->m_header.bit_count,
-                                      this->m_header.hash_count);
-    }
-};
+using bloom_filter_view = basic_bloom_filter_view<T, detail::classic_layout, Hasher>;
 
 /// A read-only blocked filter over a saved record in borrowed memory: the same answers as the saved
 /// blocked_bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class blocked_bloom_filter_view
-    : public detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher> {
-    using base = detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher>;
-
-  public:
-    using base::contains;
-    /// The type of the items.
-    using value_type = T;
-
-    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
-    /// blocked_bloom_filter<T, Hasher>. Throws bloom::format_error if they do not. O(size) with the
-    /// checksum, O(1) without.
-    blocked_bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
-                              const Hasher& hash_function = Hasher())
-        : base(data, size, check, hash_function, detail::record_kind::blocked,
-               "bloom::blocked_bloom_filter_view") {
-        const bool one_bit_per_word = probes() == probe_scheme::one_bit_per_word;
-        if (this->m_header.bit_count % detail::block_bits != 0 ||
-            (one_bit_per_word ? this->m_header.hash_count != detail::block_word_count
-                              : this->m_header.hash_count == 0 ||
-                                    this->m_header.hash_count > detail::max_block_hash_count)) {
-            detail::throw_format_error(
-                "bloom::blocked_bloom_filter_view",
-                std::string("a blocked filter has whole 512-bit blocks and hash_count ") +
-                    (one_bit_per_word ? "8 (one bit per word)" : "1 to 16 (bits anywhere)") +
-                    ", this one has " + std::to_string(this->m_header.bit_count) + " bits and hash_count " +
-                    std::to_string(this->m_header.hash_count));
-        }
-    }
-
-#if defined(__cpp_lib_span)
-    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
-    explicit blocked_bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
-                                       const Hasher& hash_function = Hasher())
-        : blocked_bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
-#endif
-
-    /// False: `value` is definitely absent. True: probably present. Reads one 64-byte block in place.
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        const std::uint64_t hash = this->hash_of(value);
-        const std::uint64_t first_word =
-            detail::block_offset(hash, this->m_header.bit_count / detail::block_bits);
-        // The record's words may sit at any address and in either byte order: copy the block into an aligned
-        // host-order one (two vector loads on x86), then run the filter's own kernel on it.
-        alignas(64) std::uint64_t block[detail::block_word_count];
-        const detail::little_endian_words words = this->words();
-        for (unsigned i = 0; i < detail::block_word_count; ++i) {
-            block[i] = words[static_cast<std::size_t>(first_word) + i];
-        }
-        return detail::item_in_block(block, hash, probes(), this->m_header.hash_count);
-    }
-
-    /// The pattern that places an item's bits in its block (see bloom::probe_scheme).
-    [[nodiscard]] probe_scheme probes() const noexcept {
-        return static_cast<probe_scheme>(this->m_header.probes);
-    }
-
-    /// The probability that a random non-member is reported present, from the bits, as the saved filter
-    /// reports it (see blocked_bloom_filter::current_false_positive_rate). O(m / 64).
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        if (probes() == probe_scheme::bits_anywhere) {
-            return detail::block_fill_rate_from_bits<detail::block_word_count>(
-                this->words(), this->m_header.bit_count / detail::block_bits, this->m_header.hash_count);
-        }
-        return detail::block_rate_from_bits<64, detail::block_word_count>(
-            this->words(), this->m_header.bit_count / detail::block_bits);
-    }
-};
+using blocked_bloom_filter_view = basic_bloom_filter_view<T, detail::blocked_layout, Hasher>;
 
 } // namespace bloom
 

@@ -463,6 +463,11 @@ template <class Hasher, class InputIt>
 inline constexpr bool can_hash_range_v =
     can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
 
+/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
+template <class InputIt>
+using enable_if_input_iterator_t = std::enable_if_t<
+    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
+
 } // namespace detail
 
 /// The default hasher. Integers of up to 64 bits, bool, enums, float and double hash as one canonical

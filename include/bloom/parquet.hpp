@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -432,6 +433,10 @@ class split_block_filter {
   public:
     /// The type of the values: the column's physical type.
     using value_type = T;
+    /// The type of counts.
+    using size_type = std::uint64_t;
+    /// Bits each value sets: one in each of its block's eight words.
+    static constexpr unsigned bits_per_value = static_cast<unsigned>(detail::parquet_block_words);
 
     /// Bytes of one block: eight 32-bit words.
     static constexpr std::size_t bytes_per_block = detail::parquet_block_bytes;
@@ -449,6 +454,16 @@ class split_block_filter {
     /// (writers use powers of two, see optimal_num_bytes; readers accept any whole number of blocks).
     /// Throws std::invalid_argument naming num_bytes otherwise.
     explicit split_block_filter(std::size_t num_bytes) : m_words(checked_word_count(num_bytes), 0) {}
+
+    /// A filter of `num_bytes` bytes of bitset (as above) holding every value of [first, last).
+    template <class InputIt, class = bloom::detail::enable_if_input_iterator_t<InputIt>>
+    split_block_filter(InputIt first, InputIt last, std::size_t num_bytes) : split_block_filter(num_bytes) {
+        insert(first, last);
+    }
+
+    /// A filter of `num_bytes` bytes of bitset (as above) holding `values`.
+    split_block_filter(std::initializer_list<T> values, std::size_t num_bytes)
+        : split_block_filter(values.begin(), values.end(), num_bytes) {}
 
     /// The bitset size Parquet writers choose for `expected_items` distinct values at
     /// `false_positive_rate`: bits = -8 n / ln(1 - p^(1/8)), then the next power of two of bits / 8 bytes,
@@ -519,8 +534,31 @@ class split_block_filter {
         return insert_hash(hash(value));
     }
 
+    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        std::size_t inserted = 0;
+        for (; first != last; ++first) {
+            inserted += insert(*first) ? 1 : 0;
+        }
+        return inserted;
+    }
+
+    /// Inserts every value of `values`. Returns how many were definitely new.
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
+
     /// False: `value` is definitely absent. True: it is probably present. O(1).
     [[nodiscard]] bool contains(const T& value) const noexcept { return contains_hash(hash(value)); }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order. Returns the output
+    /// iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = contains(*first);
+        }
+        return out;
+    }
 
     /// For a string T: looks up any other string type without building a T. O(1).
     template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
@@ -563,6 +601,12 @@ class split_block_filter {
 
     /// Size of the bitset in bytes (the header's numBytes).
     [[nodiscard]] std::size_t num_bytes() const noexcept { return m_words.size() * sizeof(std::uint32_t); }
+    /// Bytes of the bitset, as every kind names it: num_bytes().
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return num_bytes(); }
+    /// m, the number of bits: 8 num_bytes().
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return std::uint64_t{m_words.size()} * 32; }
+    /// k, the bits each value sets: 8 (0 for an empty filter).
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_words.empty() ? 0U : bits_per_value; }
 
     /// Number of 256-bit blocks: num_bytes() / 32.
     [[nodiscard]] std::size_t block_count() const noexcept {

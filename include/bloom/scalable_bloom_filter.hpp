@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -45,6 +46,9 @@
 
 namespace bloom {
 namespace detail {
+
+template <class Filter>
+struct record_traits;
 
 /// Stage `index` of a scalable filter before its capacity is rounded: n0 s^i items at rate p (1 - r) r^i
 /// (Almeida et al. 2007, section 4). From the closed form rather than by repeated multiplication, so no
@@ -65,6 +69,41 @@ struct scalable_stage_target {
 }
 
 } // namespace detail
+
+/// How a scalable filter grows, by name, so no number lands in the wrong parameter:
+///
+///     bloom::scalable_bloom_filter<std::string> seen(1'000, 0.01,
+///     bloom::scalable_options{}.with_growth_factor(4));
+///
+/// (C++20: `{.growth_factor = 4.0}`.) Defaults: s = 2 and r = 0.5, RedisBloom's, and bloom::default_seed.
+struct scalable_options {
+    /// s: stage i holds round(n0 s^i) items; in [scalable_bloom_filter::min_growth_factor,
+    /// scalable_bloom_filter::max_growth_factor].
+    double growth_factor = 2.0;
+    /// r: stage i's rate is p (1 - r) r^i; in (0, 1).
+    double tightening_ratio = 0.5;
+    /// The seed every stage's hash uses; filters combine and compare only with equal seeds.
+    std::uint64_t seed = default_seed;
+
+    /// This set of options with growth_factor `value`.
+    [[nodiscard]] constexpr scalable_options with_growth_factor(double value) const noexcept {
+        scalable_options copy = *this;
+        copy.growth_factor = value;
+        return copy;
+    }
+    /// This set of options with tightening_ratio `value`.
+    [[nodiscard]] constexpr scalable_options with_tightening_ratio(double value) const noexcept {
+        scalable_options copy = *this;
+        copy.tightening_ratio = value;
+        return copy;
+    }
+    /// This set of options with seed `value`.
+    [[nodiscard]] constexpr scalable_options with_seed(std::uint64_t value) const noexcept {
+        scalable_options copy = *this;
+        copy.seed = value;
+        return copy;
+    }
+};
 
 /// A scalable Bloom filter of T: classic bloom_filter stages of growing capacity and tightening rate.
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
@@ -101,21 +140,39 @@ class scalable_bloom_filter {
         : m_stages(), m_initial_capacity(0), m_false_positive_rate(0.0), m_growth_factor(2.0),
           m_tightening_ratio(0.5), m_seed(default_seed), m_hasher() {}
 
+    /// How the filter grows: growth factor, tightening ratio and seed, by name.
+    using options = scalable_options;
+
     /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
-    /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
-    /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
-    /// rate or tightening ratio outside (0, 1), or a growth factor outside [min_growth_factor,
-    /// max_growth_factor] (NaN included).
+    /// p (1 - r) r^i, with s = `settings.growth_factor` and r = `settings.tightening_ratio`, so the compound
+    /// rate stays below `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for
+    /// zero capacity, a rate or tightening ratio outside (0, 1), or a growth factor outside
+    /// [min_growth_factor, max_growth_factor] (NaN included).
     scalable_bloom_filter(std::uint64_t initial_capacity, double false_positive_rate,
-                          std::uint64_t seed = default_seed, double growth_factor = 2.0,
-                          double tightening_ratio = 0.5, const Hasher& hash_function = Hasher(),
-                          const Allocator& allocator = Allocator())
+                          const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
         : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
-          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
-          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+          m_false_positive_rate(false_positive_rate), m_growth_factor(settings.growth_factor),
+          m_tightening_ratio(settings.tightening_ratio), m_seed(settings.seed), m_hasher(hash_function) {
         check_parameters();
         add_stage();
     }
+
+    /// A filter as above holding every value of [first, last) (inserted in order).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    scalable_bloom_filter(InputIt first, InputIt last, std::uint64_t initial_capacity,
+                          double false_positive_rate, const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : scalable_bloom_filter(initial_capacity, false_positive_rate, settings, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter as above holding `values`.
+    scalable_bloom_filter(std::initializer_list<T> values, std::uint64_t initial_capacity,
+                          double false_positive_rate, const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : scalable_bloom_filter(values.begin(), values.end(), initial_capacity, false_positive_rate, settings,
+                                hash_function, allocator) {}
 
     /// A deep copy: every stage.
     scalable_bloom_filter(const scalable_bloom_filter&) = default;
@@ -186,6 +243,9 @@ class scalable_bloom_filter {
         }
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent. True: it is probably present (false positive at about
     /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
@@ -266,6 +326,26 @@ class scalable_bloom_filter {
         return std::isfinite(log_miss) ? -std::expm1(log_miss) : 1.0;
     }
 
+    /// m, the bits of all stages. O(stages).
+    [[nodiscard]] std::uint64_t bit_count() const noexcept {
+        std::uint64_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.bit_count();
+        }
+        return total;
+    }
+
+    /// Fraction of all stages' bits set, in [0, 1]; 0 when there is no stage. O(m / 64). (Each stage
+    /// reports its own; a stage's k and words are in stage(i), as the stages differ in both.)
+    [[nodiscard]] double fill_ratio() const noexcept {
+        double set = 0.0;
+        for (const stage_type& stage_filter : m_stages) {
+            set += stage_filter.fill_ratio() * static_cast<double>(stage_filter.bit_count());
+        }
+        const std::uint64_t bits = bit_count();
+        return bits == 0 ? 0.0 : set / static_cast<double>(bits);
+    }
+
     /// Bytes of all stages' bit arrays. O(stages).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         std::size_t total = 0;
@@ -319,15 +399,17 @@ class scalable_bloom_filter {
     }
 
   private:
-    friend struct detail::filter_access;
+    // The loader (the serialization layer) builds a filter without stages, then adds the saved ones.
+    template <class>
+    friend struct detail::record_traits;
     struct without_stages_tag {};
 
     scalable_bloom_filter(without_stages_tag, std::uint64_t initial_capacity, double false_positive_rate,
-                          std::uint64_t seed, double growth_factor, double tightening_ratio,
-                          const Hasher& hash_function, const Allocator& allocator)
+                          const scalable_options& settings, const Hasher& hash_function,
+                          const Allocator& allocator)
         : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
-          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
-          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(settings.growth_factor),
+          m_tightening_ratio(settings.tightening_ratio), m_seed(settings.seed), m_hasher(hash_function),
           m_newest_set_bits(unknown_set_bits) {
         check_parameters();
     }

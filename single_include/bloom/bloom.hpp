@@ -154,37 +154,24 @@ class aligned_allocator {
 //     std::vector<char> found(keys.size());
 //     seen.contains(keys.begin(), keys.end(), found.begin());  // bulk: hashes ahead and prefetches
 //
-// Same interface as bloom::bloom_filter (insert returning "was new", contains, range forms, observers,
-// load_factor, current_false_positive_rate from the bits, clear, |=, &=, ==). hash_count() is the bits an
-// item sets; probes() the pattern that places them.
+// Same interface as bloom::bloom_filter: both are bloom::basic_bloom_filter (<bloom/basic_bloom_filter.hpp>),
+// this one over the blocked layout (detail/blocked_layout.hpp). hash_count() is the bits an item sets;
+// probes() the pattern that places them; block_count() the blocks.
 
-// ======== include/bloom/detail/block_kernels.hpp ====================================
-#ifndef BLOOM_DETAIL_BLOCK_KERNELS_HPP
-#define BLOOM_DETAIL_BLOCK_KERNELS_HPP
+// ======== include/bloom/basic_bloom_filter.hpp ======================================
+#ifndef BLOOM_BASIC_BLOOM_FILTER_HPP
+#define BLOOM_BASIC_BLOOM_FILTER_HPP
 
-// The blocked filter's inner step: test or set an item's bits inside one 512-bit block, by one of two
-// patterns (bloom::probe_scheme):
+// bloom::basic_bloom_filter<T, Layout, Hasher, Allocator> — the public surface of a bit-array Bloom filter,
+// written once for every layout.
 //
-// - bits_anywhere, every new filter: k distinct bits (1 to 16, k chosen from the bits per item) anywhere
-//   in the block, probe i at a per-item bijection of the numbers mod 512 applied to i (anywhere_bit). The
-//   sixteen probes are computed at once in 16-bit lanes, and a permute fetches each probe's 32-bit word.
-//   Choosing k from the bits per item, as RocksDB's cache-local filter does, and keeping an item's bits
-//   distinct is what lets it reach 1% at about 9.9 bits per item where the fixed eight bits need 10.1.
-// - one_bit_per_word, files saved before: one bit in each of the block's eight 64-bit words, k = 8. Its
-//   48-bit `pattern` holds the eight bit indexes, six bits each: word i gets bit (pattern >> 6i) & 63, a
-//   per-lane variable shift (one instruction per four (AVX2) or eight (AVX-512) words).
+// A Layout (detail/classic_layout.hpp, detail/blocked_layout.hpp) says where an item's bits are: sizing,
+// mark, check, prefetch, the bulk window, the rate from the bits and the file format's record kind. This
+// template holds the words and everything users call: insert and contains (single, range, initializer
+// list), the observers, clear, |=, &=, |, &, ==, swap. Users name it through its layouts' aliases:
 //
-// Bit b of a block is bit b % 64 of its 64-bit word b / 64, which on a little-endian machine is bit b % 32
-// of 32-bit word b / 32: the SIMD kernels read the block as sixteen 32-bit words.
-//
-// The kernel is chosen at compile time from the target's instruction set (AVX-512F, AVX2, SSE2, NEON).
-// A build for plain x86-64 (no -march, as distributions and CMake's default flags make) would get only
-// SSE2, whose lack of a per-lane shift made lookups 2.3x slower than AVX2's; there the AVX2 and AVX-512
-// kernels are compiled with GCC/Clang's `target` attribute and the widest one the CPU (and the OS's saved
-// register state) supports is chosen at run time, so ordinary builds get the fast kernel and older CPUs
-// still run.
-// BLOOM_DISABLE_SIMD forces the portable scalar one. Every kernel sets exactly the bits of the scalar one
-// (a golden test compares them), so filters built on any machine are interchangeable.
+//     bloom::bloom_filter<T, Hasher, Allocator>          = basic_bloom_filter<T, detail::classic_layout, ...>
+//     bloom::blocked_bloom_filter<T, Hasher, Allocator>  = basic_bloom_filter<T, detail::blocked_layout, ...>
 
 // ======== include/bloom/detail/config.hpp ===========================================
 #ifndef BLOOM_DETAIL_CONFIG_HPP
@@ -240,6 +227,11 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
         "the item; assign a sized filter to it first");
 }
 
+/// Throws std::logic_error from `kind`::`call` (e.g. "bloom::bloom_filter" and "insert"), as above.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* kind, const char* call) {
+    throw_insert_into_empty((std::string(kind) + "::" + call).c_str());
+}
+
 /// Throws std::length_error with `where: message`: a filter cannot grow any further.
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
                                                                   const std::string& message) {
@@ -249,6 +241,279 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_CONFIG_HPP
+
+// ======== include/bloom/detail/filter_base.hpp ======================================
+#ifndef BLOOM_DETAIL_FILTER_BASE_HPP
+#define BLOOM_DETAIL_FILTER_BASE_HPP
+
+// What every bit-array filter shares, whatever its probe layout: the words and their allocator, the
+// shape (bit count, hash count, seed), the sizing targets, the insert count, the hasher, and the
+// operations that treat the words as a plain bit set (clear, union, intersection, equality, fill).
+// Each filter derives from it and adds its own insert, contains and rate formula.
+
+// ======== include/bloom/detail/bit_rates.hpp ========================================
+#ifndef BLOOM_DETAIL_BIT_RATES_HPP
+#define BLOOM_DETAIL_BIT_RATES_HPP
+
+// What a filter's bits say about it, whatever put them there (inserts, unions, intersections, a load):
+// the rate a random non-member sees, and the number of distinct items they hold. Every filter kind, view
+// and concurrent form computes its current_false_positive_rate() and estimated_item_count() here, over its
+// own word accessor (a plain pointer, relaxed atomic loads, the little-endian bytes of a view), so a
+// number reported for the same bits is the same number everywhere. Each costs one pass of popcounts.
+
+// ======== include/bloom/detail/bit_words.hpp ========================================
+#ifndef BLOOM_DETAIL_BIT_WORDS_HPP
+#define BLOOM_DETAIL_BIT_WORDS_HPP
+
+// Addressing bits in an array of 64-bit words, with 64-bit positions throughout.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// A word with no bit set: what an empty classic filter (no words) probes, finding nothing.
+inline constexpr std::uint64_t empty_word[1] = {};
+
+/// Words needed for `bit_count` bits.
+[[nodiscard]] constexpr std::uint64_t word_count_for(std::uint64_t bit_count) noexcept {
+    return bit_count / 64 + (bit_count % 64 != 0 ? 1 : 0);
+}
+
+/// The word that holds bit `position`.
+[[nodiscard]] constexpr std::size_t word_of(std::uint64_t position) noexcept {
+    return static_cast<std::size_t>(position >> 6);
+}
+
+/// The mask of bit `position` inside its word.
+[[nodiscard]] constexpr std::uint64_t mask_of(std::uint64_t position) noexcept {
+    return std::uint64_t{1} << (position & 63);
+}
+
+/// Number of set bits in `word`.
+[[nodiscard]] constexpr unsigned popcount(std::uint64_t word) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    return static_cast<unsigned>(__builtin_popcountll(word));
+#else
+    unsigned count = 0;
+    for (; word != 0; word &= word - 1) {
+        ++count;
+    }
+    return count;
+#endif
+}
+
+/// Number of set bits in `count` words.
+[[nodiscard]] inline std::uint64_t popcount(const std::uint64_t* words, std::size_t count) noexcept {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        total += popcount(words[i]);
+    }
+    return total;
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_BIT_WORDS_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// Set bits among the first `count` words `words[i]` yields.
+template <class Words>
+[[nodiscard]] std::uint64_t count_set_bits(const Words& words, std::size_t count) noexcept {
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        total += popcount(static_cast<std::uint64_t>(words[i]));
+    }
+    return total;
+}
+
+/// The classic layout's rate given its bits: each of a non-member's k independent uniform probes finds a set
+/// bit with probability X/m, so the rate is (X/m)^k exactly. 0 for no bits or no set bits, 1 when full.
+[[nodiscard]] inline double rate_from_fill(std::uint64_t set_bits, std::uint64_t bit_count,
+                                           unsigned hash_count) noexcept {
+    if (bit_count == 0 || set_bits == 0) {
+        return 0.0;
+    }
+    if (set_bits >= bit_count) {
+        return 1.0;
+    }
+    return std::pow(static_cast<double>(set_bits) / static_cast<double>(bit_count),
+                    static_cast<double>(hash_count));
+}
+
+/// Distinct items estimated from X set bits of m, k per item: -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007).
+/// Once every bit is set the formula is infinite; a full filter reports the estimate at X = m - 1/2,
+/// (m/k) ln(2m): the fewest items that would likely fill it, finite so that ratios of it stay numbers.
+[[nodiscard]] inline double items_from_fill(std::uint64_t set_bits, std::uint64_t bit_count,
+                                            unsigned hash_count) noexcept {
+    if (bit_count == 0 || hash_count == 0 || set_bits == 0) {
+        return 0.0;
+    }
+    const double m = static_cast<double>(bit_count);
+    const double set = set_bits >= bit_count ? m - 0.5 : static_cast<double>(set_bits);
+    return -(m / static_cast<double>(hash_count)) * std::log1p(-set / m);
+}
+
+/// A split-block layout's rate given its bits: `block_count` blocks of `BlockWords` words of `WordBits`
+/// bits, each item setting one bit in every word of one uniformly chosen block (blocked_bloom_filter: 8 x 64,
+/// Parquet's SBBF: 8 x 32). A non-member is reported present when its bit in each word of its block is
+/// set, so the rate is the mean over blocks of the product of the words' fill fractions.
+template <unsigned WordBits, unsigned BlockWords, class Words>
+[[nodiscard]] double block_rate_from_bits(const Words& words, std::uint64_t block_count) noexcept {
+    if (block_count == 0) {
+        return 0.0;
+    }
+    // Popcounts of a block's words multiply to an integer of at most WordBits^BlockWords (2^48 for 8 x 64):
+    // exact in a double, so one division per block.
+    double sum = 0.0;
+    for (std::uint64_t block = 0; block < block_count; ++block) {
+        double product = 1.0;
+        for (unsigned i = 0; i < BlockWords; ++i) {
+            product *= static_cast<double>(popcount(
+                static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)])));
+        }
+        sum += product;
+    }
+    const double per_block = std::pow(static_cast<double>(WordBits), static_cast<double>(BlockWords));
+    const double rate = sum / per_block / static_cast<double>(block_count);
+    return rate > 1.0 ? 1.0 : rate;
+}
+
+/// The blocked bits_anywhere layout's rate given its bits: `block_count` blocks of `BlockWords` 64-bit
+/// words, each item setting `hash_count` distinct bits anywhere in one uniformly chosen block. A
+/// non-member's k distinct bits all fall on set bits of its block with probability C(X_b, k) / C(B, k),
+/// X_b of the block's B bits set, so the rate is the mean of that over the blocks.
+template <unsigned BlockWords, class Words>
+[[nodiscard]] double block_fill_rate_from_bits(const Words& words, std::uint64_t block_count,
+                                               unsigned hash_count) noexcept {
+    if (block_count == 0) {
+        return 0.0;
+    }
+    // The hit probability of each of the B + 1 possible counts, computed once: a table lookup per block.
+    constexpr unsigned bits_per_block = 64 * BlockWords;
+    double hit_probability[bits_per_block + 1];
+    for (unsigned set = 0; set <= bits_per_block; ++set) {
+        double product = 1.0;
+        for (unsigned j = 0; j < hash_count; ++j) {
+            product *= set > j ? static_cast<double>(set - j) / static_cast<double>(bits_per_block - j) : 0.0;
+        }
+        hit_probability[set] = product;
+    }
+    double sum = 0.0;
+    for (std::uint64_t block = 0; block < block_count; ++block) {
+        std::uint64_t set = 0;
+        for (unsigned i = 0; i < BlockWords; ++i) {
+            set +=
+                popcount(static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)]));
+        }
+        sum += hit_probability[set];
+    }
+    const double rate = sum / static_cast<double>(block_count);
+    return rate > 1.0 ? 1.0 : rate;
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_BIT_RATES_HPP
+
+// ======== include/bloom/hash.hpp ====================================================
+#ifndef BLOOM_HASH_HPP
+#define BLOOM_HASH_HPP
+
+// Seeded hashing for Bloom filters.
+//
+// A Hasher is any callable `std::uint64_t(const K& value, std::uint64_t seed)`. The default,
+// bloom::hash<T>, hashes a canonical form of the value, so the same value hashes the same on every
+// platform and filters built anywhere can be merged and loaded:
+// - integers (widened to 64 bits, signed ones sign-extended), bool, enums, float and double (IEEE bits,
+//   -0.0 as 0.0, one NaN) are one 64-bit word, hashed inline by two seeded multiply-fold rounds: a few
+//   cycles, where a general byte hash costs more than the filter's own work;
+// - strings, containers of scalars and wider scalars run xxHash's XXH3 with the seed over their bytes.
+// bloom::xxh3_hash<T> runs XXH3 for every type: the default hasher of files saved before the integer path
+// (their hasher id says XXH3), which load through it.
+//
+//     bloom::hash<std::string> h;
+//     std::uint64_t a = h(std::string("abc"), bloom::default_seed);
+//     std::uint64_t b = h("abc", bloom::default_seed);                     // == a, no allocation
+//     std::uint64_t c = h(std::string_view("abc"), bloom::default_seed);   // == a
+//
+// A user type plugs in by specialising bloom::hash<UserType>, or by passing any callable as Hasher.
+// A hasher that does not declare `using is_avalanching = void;` gets one extra mixing step from the
+// filters, so even std::hash<int> (the identity on libstdc++) gives the formula's rate; bloom::
+// std_hash_adapter<T> does that mixing for you.
+
+// ======== include/bloom/detail/byte_order.hpp =======================================
+#ifndef BLOOM_DETAIL_BYTE_ORDER_HPP
+#define BLOOM_DETAIL_BYTE_ORDER_HPP
+
+// Canonical little-endian byte forms, so hashes and files are the same on every host.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace bloom::detail {
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+inline constexpr bool host_is_little_endian = false;
+#else
+inline constexpr bool host_is_little_endian = true;
+#endif
+
+/// Reverses the byte order of a 64-bit value.
+[[nodiscard]] constexpr std::uint64_t byte_swap(std::uint64_t value) noexcept {
+    value = ((value & 0x00ff00ff00ff00ffULL) << 8) | ((value >> 8) & 0x00ff00ff00ff00ffULL);
+    value = ((value & 0x0000ffff0000ffffULL) << 16) | ((value >> 16) & 0x0000ffff0000ffffULL);
+    return (value << 32) | (value >> 32);
+}
+
+/// Writes `byte_count` low-order bytes of `value` to `out`, least significant first.
+inline void store_little_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        out[i] = static_cast<unsigned char>(value >> (8 * i));
+    }
+}
+
+/// Reads `byte_count` bytes at `in` as a little-endian unsigned integer.
+[[nodiscard]] inline std::uint64_t load_little_endian(const unsigned char* in,
+                                                      std::size_t byte_count) noexcept {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+    }
+    return value;
+}
+
+/// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
+/// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
+[[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
+    if constexpr (host_is_little_endian) {
+        return value;
+    } else {
+        return byte_swap(value);
+    }
+}
+
+/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
+/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
+struct little_endian_words {
+    const unsigned char* bytes;
+
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        std::uint64_t word;
+        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
+        return to_little_endian(word);
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_BYTE_ORDER_HPP
 
 // ======== include/bloom/detail/probe.hpp ============================================
 #ifndef BLOOM_DETAIL_PROBE_HPP
@@ -445,6 +710,487 @@ template <class Words>
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_PROBE_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#ifndef XXH_INLINE_ALL
+#    define XXH_INLINE_ALL
+#endif
+// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics when they
+// are inlined into XXH3's long-input path (GCC bug 105593), which breaks -Werror builds with -march=native.
+#if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wuninitialized"
+#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <xxhash.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic pop
+#endif
+
+namespace bloom {
+
+/// The seed used when none is given: fixed and documented, so filters built in different processes,
+/// on different machines, are compatible (mergeable, loadable). Use random_seed() for untrusted input.
+inline constexpr std::uint64_t default_seed = 0x626c6f6f6d5f7631ULL; // "bloom_v1" in ASCII
+
+/// A fresh seed from std::random_device. A secret per-filter seed stops an attacker from crafting keys
+/// that all look present (hash flooding); keep it with the filter, or the filter cannot be reloaded.
+[[nodiscard]] inline std::uint64_t random_seed() {
+    std::random_device device;
+    const auto high = static_cast<std::uint64_t>(device());
+    const auto low = static_cast<std::uint64_t>(device());
+    return (high << 32) ^ low;
+}
+
+namespace detail {
+
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+/// XXH3 over raw bytes with a seed: the one place every default hash ends up.
+[[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size,
+                                              std::uint64_t seed) noexcept {
+    return static_cast<std::uint64_t>(XXH3_64bits_withSeed(data, size, static_cast<XXH64_hash_t>(seed)));
+}
+
+[[nodiscard]] inline std::uint64_t hash_u64(std::uint64_t value, std::uint64_t seed) noexcept {
+    unsigned char bytes[8];
+    store_little_endian(bytes, value, sizeof bytes);
+    return hash_bytes(bytes, sizeof bytes, seed);
+}
+
+// ---- strings: std::string, std::string_view, const char*, char arrays all hash their characters ----
+
+template <class K>
+struct is_string_like : std::false_type {};
+template <class Traits, class Allocator>
+struct is_string_like<std::basic_string<char, Traits, Allocator>> : std::true_type {};
+template <class Traits>
+struct is_string_like<std::basic_string_view<char, Traits>> : std::true_type {};
+template <>
+struct is_string_like<const char*> : std::true_type {};
+template <>
+struct is_string_like<char*> : std::true_type {};
+template <std::size_t N>
+struct is_string_like<char[N]> : std::true_type {};
+template <std::size_t N>
+struct is_string_like<const char[N]> : std::true_type {};
+
+template <class K>
+inline constexpr bool is_string_like_v = is_string_like<remove_cvref_t<K>>::value;
+
+template <class K>
+[[nodiscard]] std::string_view string_bytes(const K& value) noexcept {
+    using key = remove_cvref_t<K>;
+    if constexpr (std::is_pointer_v<key>) {
+        return value == nullptr ? std::string_view() : std::string_view(value);
+    } else if constexpr (std::is_array_v<key>) {
+        // A char array holds a C string: stop at its terminator, or at its end if it has none.
+        const std::size_t capacity = std::extent_v<key>;
+        const void* terminator = std::memchr(value, '\0', capacity);
+        const std::size_t length =
+            terminator == nullptr ? capacity
+                                  : static_cast<std::size_t>(static_cast<const char*>(terminator) - value);
+        return std::string_view(value, length);
+    } else {
+        return std::string_view(value.data(), value.size());
+    }
+}
+
+// ---- scalars: canonical little-endian bytes ----
+
+template <class K>
+inline constexpr bool is_scalar_key_v = std::is_arithmetic_v<K> || std::is_enum_v<K>;
+
+/// Writes the canonical bytes of a scalar into `out` (at most 16) and returns how many.
+/// Integers, bool and enums: widened to 64 bits (128 for wider types), little-endian. Floating point:
+/// IEEE bits at the type's own width with -0.0 folded into 0.0 and every NaN into one.
+template <class K>
+std::size_t canonical_scalar_bytes(K value, unsigned char* out) noexcept {
+    if constexpr (std::is_enum_v<K>) {
+        return canonical_scalar_bytes(static_cast<std::underlying_type_t<K>>(value), out);
+    } else if constexpr (std::is_integral_v<K>) {
+        if constexpr (sizeof(K) <= 8) {
+            // Sign-extends signed types, so int and std::int64_t agree on every value they share.
+            using wide = std::conditional_t<std::is_signed_v<K>, std::int64_t, std::uint64_t>;
+            store_little_endian(out, static_cast<std::uint64_t>(static_cast<wide>(value)), 8);
+            return 8;
+        } else {
+            static_assert(sizeof(K) == 16, "bloom::hash supports integers of up to 128 bits");
+            store_little_endian(out, static_cast<std::uint64_t>(value), 8);
+            store_little_endian(out + 8, static_cast<std::uint64_t>(value >> 64), 8);
+            return 16;
+        }
+    } else {
+        static_assert(std::is_floating_point_v<K>);
+        if (value == K(0)) {
+            value = K(0);
+        } else if (std::isnan(value)) {
+            value = std::numeric_limits<K>::quiet_NaN();
+        }
+        if constexpr (sizeof(K) == 4 && std::numeric_limits<K>::is_iec559) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            store_little_endian(out, bits, 4);
+            return 4;
+        } else if constexpr (sizeof(K) == 8 && std::numeric_limits<K>::is_iec559) {
+            std::uint64_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            store_little_endian(out, bits, 8);
+            return 8;
+        } else {
+            // Extended types (x87 80-bit, binary128) carry padding whose bytes are unspecified. A value a
+            // double holds exactly hashes as that double; any other as sign, exponent and 64 mantissa bits.
+            const double narrow = static_cast<double>(value);
+            if (static_cast<K>(narrow) == value || std::isnan(value) || std::isinf(value)) {
+                return canonical_scalar_bytes(narrow, out);
+            }
+            int exponent = 0;
+            const K fraction = std::frexp(value, &exponent); // |fraction| in [0.5, 1)
+            const K scaled = std::ldexp(std::fabs(fraction), 64);
+            const auto mantissa = static_cast<std::uint64_t>(scaled); // < 2^64 as |fraction| < 1
+            const std::uint64_t sign_and_exponent =
+                (std::signbit(value) ? 1ULL << 63 : 0ULL) | static_cast<std::uint32_t>(exponent);
+            store_little_endian(out, mantissa, 8);
+            store_little_endian(out + 8, sign_and_exponent, 8);
+            return 16;
+        }
+    }
+}
+
+/// True if bloom::hash gives K's canonical form as one 64-bit word and hashes it with hash_word: integers
+/// of up to 64 bits, bool, enums, and IEEE float and double.
+template <class K>
+constexpr bool has_word_form() noexcept {
+    if constexpr (std::is_enum_v<K>) {
+        return has_word_form<std::underlying_type_t<K>>();
+    } else if constexpr (std::is_integral_v<K>) {
+        return sizeof(K) <= 8;
+    } else if constexpr (std::is_floating_point_v<K>) {
+        return (sizeof(K) == 4 || sizeof(K) == 8) && std::numeric_limits<K>::is_iec559;
+    } else {
+        return false;
+    }
+}
+
+/// The canonical bytes of a scalar with a word form, read as one little-endian word (zero-extended), so
+/// the integer path and the byte path see the same canonical value.
+template <class K>
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t canonical_word(K value) noexcept {
+    if constexpr (std::is_enum_v<K>) {
+        return canonical_word(static_cast<std::underlying_type_t<K>>(value));
+    } else if constexpr (std::is_integral_v<K>) {
+        using wide = std::conditional_t<std::is_signed_v<K>, std::int64_t, std::uint64_t>;
+        return static_cast<std::uint64_t>(static_cast<wide>(value));
+    } else {
+        if (value == K(0)) {
+            value = K(0);
+        } else if (std::isnan(value)) {
+            value = std::numeric_limits<K>::quiet_NaN();
+        }
+        if constexpr (sizeof(K) == 4) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            return bits;
+        } else {
+            std::uint64_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            return bits;
+        }
+    }
+}
+
+/// bloom::hash's integer path: two multiply-fold rounds over the word, the seed XORed in before each, so
+/// every output bit depends on every input bit and seed bit. One round leaves sequential keys on a
+/// lattice (the low half of k * c is a Weyl sequence) that spreads them over a blocked filter's blocks
+/// more evenly than chance, which the rate formula does not describe; the second round's high half breaks
+/// it. The constants are the golden ratio's and Vigna's splitmix multipliers, both odd.
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_word(std::uint64_t word, std::uint64_t seed) noexcept {
+    const std::uint64_t first = fold_multiply(word ^ seed, 0x9e3779b97f4a7c15ULL);
+    return fold_multiply(first ^ seed ^ 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL);
+}
+
+template <class K>
+[[nodiscard]] std::uint64_t hash_scalar(K value, std::uint64_t seed) noexcept {
+    unsigned char bytes[16];
+    const std::size_t size = canonical_scalar_bytes(value, bytes);
+    return hash_bytes(bytes, size, seed);
+}
+
+// ---- contiguous containers of scalars (std::vector, std::array, spans) ----
+
+template <class K, class = void>
+struct contiguous_element {
+    using type = void;
+};
+template <class K>
+struct contiguous_element<K, std::void_t<decltype(std::data(std::declval<const K&>())),
+                                         decltype(std::size(std::declval<const K&>()))>> {
+    using type = remove_cvref_t<decltype(*std::data(std::declval<const K&>()))>;
+};
+
+/// The element type of a contiguous container of scalars, or void if K is not one.
+template <class K>
+using scalar_element_t =
+    std::conditional_t<!is_string_like_v<K> && !std::is_array_v<remove_cvref_t<K>> &&
+                           is_scalar_key_v<typename contiguous_element<remove_cvref_t<K>>::type>,
+                       typename contiguous_element<remove_cvref_t<K>>::type, void>;
+
+/// Canonical bytes of one container element: like canonical_scalar_bytes, except that integers keep
+/// their own width (a std::vector<std::uint8_t> hashes as its bytes).
+template <class E>
+std::size_t canonical_element_bytes(E value, unsigned char* out) noexcept {
+    if constexpr (std::is_enum_v<E>) {
+        return canonical_element_bytes(static_cast<std::underlying_type_t<E>>(value), out);
+    } else if constexpr (std::is_integral_v<E> && sizeof(E) <= 8) {
+        store_little_endian(out, static_cast<std::uint64_t>(value), sizeof(E));
+        return sizeof(E);
+    } else {
+        return canonical_scalar_bytes(value, out);
+    }
+}
+
+template <class E>
+[[nodiscard]] std::uint64_t hash_elements(const E* elements, std::size_t count, std::uint64_t seed) noexcept {
+    // Integers at their own width are already canonical on a little-endian host: hash the memory at once.
+    constexpr bool memory_is_canonical =
+        host_is_little_endian &&
+        (std::is_integral_v<E> || std::is_enum_v<E>)&&std::has_unique_object_representations_v<E>;
+    if constexpr (memory_is_canonical) {
+        return hash_bytes(elements, count * sizeof(E), seed);
+    } else {
+        // Canonicalise element by element into a buffer fed to XXH3's streaming state, which yields the
+        // same hash as the one-shot call over the concatenated bytes.
+        XXH3_state_t state;
+        XXH3_INITSTATE(&state);
+        XXH3_64bits_reset_withSeed(&state, static_cast<XXH64_hash_t>(seed));
+        unsigned char buffer[256];
+        std::size_t used = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            unsigned char bytes[16];
+            const std::size_t size = canonical_element_bytes(elements[i], bytes);
+            if (used + size > sizeof buffer) {
+                XXH3_64bits_update(&state, buffer, used);
+                used = 0;
+            }
+            std::memcpy(buffer + used, bytes, size);
+            used += size;
+        }
+        XXH3_64bits_update(&state, buffer, used);
+        return static_cast<std::uint64_t>(XXH3_64bits_digest(&state));
+    }
+}
+
+// ---- which keys bloom::hash<T> accepts for a filter of T ----
+
+template <class T, class K>
+constexpr bool hash_accepts() noexcept {
+    using key = remove_cvref_t<K>;
+    if constexpr (is_string_like_v<T>) {
+        return is_string_like_v<key>;
+    } else if constexpr (std::is_enum_v<T>) {
+        return std::is_same_v<key, T>;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return std::is_same_v<key, bool>;
+    } else if constexpr (std::is_integral_v<T>) {
+        return std::is_integral_v<key> && !std::is_same_v<key, bool>;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return std::is_floating_point_v<key> || std::is_integral_v<key>;
+    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
+        return std::is_same_v<scalar_element_t<key>, scalar_element_t<T>>;
+    } else {
+        return false;
+    }
+}
+
+/// The key family code of bloom::hash<T> in a saved filter's hasher id (docs/FORMAT.md): which canonical
+/// byte form the hash runs over. Keys whose byte forms agree share a code (every integer up to 64 bits,
+/// bool and enums widen to 8 bytes), so filters of int and std::int64_t load into each other.
+template <class E>
+constexpr std::uint64_t scalar_family_code(bool as_element) noexcept {
+    if constexpr (std::is_enum_v<E>) {
+        return scalar_family_code<std::underlying_type_t<E>>(as_element);
+    } else if constexpr (std::is_integral_v<E>) {
+        return 0x0100 | (as_element || sizeof(E) > 8 ? sizeof(E) : 8);
+    } else if constexpr (sizeof(E) == 4 && std::numeric_limits<E>::is_iec559) {
+        return 0x0204;
+    } else if constexpr (sizeof(E) == 8 && std::numeric_limits<E>::is_iec559) {
+        return 0x0208;
+    } else {
+        return 0x0210;
+    }
+}
+
+/// The hasher id of bloom::hash<T> (WordPath) or bloom::xxh3_hash<T> (not): the algorithm's tag in the
+/// high 32 bits, "XXH3" or "MUM2" (two multiply-fold rounds, the word path), and T's key family below
+/// (strings 0x0001, scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
+template <class T, bool WordPath>
+constexpr std::uint64_t default_hasher_format_id() noexcept {
+    constexpr std::uint64_t xxh3_tag = 0x58584833ULL << 32;
+    constexpr std::uint64_t word_tag = 0x4d554d32ULL << 32;
+    if constexpr (is_string_like_v<T>) {
+        return xxh3_tag | 0x0001;
+    } else if constexpr (is_scalar_key_v<T>) {
+        return (WordPath && has_word_form<T>() ? word_tag : xxh3_tag) | scalar_family_code<T>(false);
+    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
+        return xxh3_tag | 0x1000 | scalar_family_code<scalar_element_t<T>>(true);
+    } else {
+        return 0;
+    }
+}
+
+/// True if To holds `value` exactly (it converts to To and back unchanged), so hashing it as a To hashes
+/// the same value. NaN and the infinities count as held: every NaN hashes as one.
+template <class To, class From>
+[[nodiscard]] BLOOM_FORCE_INLINE bool holds_exactly(const From& value) noexcept {
+    if constexpr (std::is_same_v<To, From> || !std::is_arithmetic_v<To> || std::is_same_v<To, bool>) {
+        return true; // hash_accepts admits no other key for enums and bool
+    } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
+            return std::numeric_limits<To>::min() <= value && value <= std::numeric_limits<To>::max();
+        } else if constexpr (std::is_signed_v<From>) {
+            return value >= 0 && static_cast<std::make_unsigned_t<From>>(value) <=
+                                     static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        } else {
+            return value <= static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
+        }
+    } else if constexpr (std::is_floating_point_v<To> && std::is_floating_point_v<From>) {
+        if (std::isnan(value) || std::isinf(value)) {
+            return true;
+        }
+        // Out of To's range the conversion is undefined: test the range first.
+        return std::fabs(value) <= static_cast<From>(std::numeric_limits<To>::max()) &&
+               static_cast<From>(static_cast<To>(value)) == value;
+    } else if constexpr (std::is_floating_point_v<To> && std::is_integral_v<From>) {
+        const To converted = static_cast<To>(value);
+        // Rounding may carry a large value to 2^digits, which From cannot hold: converting back would be
+        // undefined.
+        return converted < std::ldexp(To(1), std::numeric_limits<From>::digits) &&
+               static_cast<From>(converted) == value;
+    } else {
+        return true; // integral To and floating From: hash_accepts refuses the key
+    }
+}
+
+/// bloom::hash<T> (WordPath) and bloom::xxh3_hash<T>: the canonical form of any key of T's family, hashed
+/// by the word path or XXH3. A key T cannot hold (300 for a filter of std::uint8_t, 2^53 + 1 for one of
+/// double) is never narrowed into another value: it is hashed as itself under a different seed, so a filter
+/// reports it absent unless it collides by chance, as any non-member may.
+template <class T, bool WordPath>
+struct canonical_hasher {
+    using is_avalanching = void;
+    using is_transparent = void;
+    static constexpr std::uint64_t format_id = default_hasher_format_id<remove_cvref_t<T>, WordPath>();
+
+    template <class K, std::enable_if_t<hash_accepts<remove_cvref_t<T>, K>(), int> = 0>
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t operator()(const K& value,
+                                                              std::uint64_t seed) const noexcept {
+        using key = remove_cvref_t<T>;
+        if constexpr (is_string_like_v<key>) {
+            const std::string_view bytes = string_bytes(value);
+            return hash_bytes(bytes.data(), bytes.size(), seed);
+        } else if constexpr (is_scalar_key_v<key>) {
+            if (!holds_exactly<key>(value)) {
+                return hash_scalar(value, seed ^ 0x6f75747369646521ULL); // "outside!"
+            }
+            if constexpr (WordPath && has_word_form<key>()) {
+                return hash_word(canonical_word(static_cast<key>(value)), seed);
+            } else {
+                return hash_scalar(static_cast<key>(value), seed);
+            }
+        } else {
+            return hash_elements(std::data(value), std::size(value), seed);
+        }
+    }
+};
+
+/// Whether a hasher declares that its output is already well mixed.
+template <class Hasher, class = void>
+struct is_avalanching : std::false_type {};
+template <class Hasher>
+struct is_avalanching<Hasher, std::void_t<typename Hasher::is_avalanching>> : std::true_type {};
+
+/// Runs `hasher` and, unless it declares itself avalanching, one extra mixing step: positions are read
+/// from the hash's high bits, which an identity-like hash leaves almost constant. The seed enters the mix
+/// pre-mixed, so a hasher that merely XORs the seed in (or ignores it) still gets a seed that matters.
+template <class Hasher, class K>
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t
+seeded_hash(const Hasher& hasher, const K& value,
+            std::uint64_t seed) noexcept(noexcept(hasher(value, seed))) {
+    const auto hash = static_cast<std::uint64_t>(hasher(value, seed));
+    if constexpr (is_avalanching<Hasher>::value) {
+        return hash;
+    } else {
+        return mix64(hash ^ mix64(seed));
+    }
+}
+
+/// True if `Hasher` can hash a `K` with a seed.
+template <class Hasher, class K>
+inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, std::uint64_t>;
+
+/// True if `Hasher` can hash what an `InputIt` points to (the range forms of insert and contains).
+template <class Hasher, class InputIt>
+inline constexpr bool can_hash_range_v =
+    can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
+
+/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
+template <class InputIt>
+using enable_if_input_iterator_t = std::enable_if_t<
+    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
+
+} // namespace detail
+
+/// The default hasher. Integers of up to 64 bits, bool, enums, float and double hash as one canonical
+/// 64-bit word by two seeded multiply-fold rounds (hasher id "MUM2"); std::string / std::string_view / C
+/// strings (interchangeably), contiguous containers (std::vector, std::array) of scalars and wider scalars
+/// by XXH3 with the seed over their canonical bytes. Accepts any key of T's family (any string type for a
+/// string T, any integer for an integer T, converted to T first), so lookups never convert. Declares
+/// itself avalanching and transparent; `format_id` is saved with filters (docs/FORMAT.md). Specialise it
+/// for your own types.
+template <class T>
+struct hash : detail::canonical_hasher<T, true> {};
+
+/// XXH3 with the seed over the canonical bytes of every key type bloom::hash<T> accepts: bloom::hash<T>
+/// before its integer path, with the same "XXH3" hasher ids. Files of integer, float or double filters
+/// saved before that path (their hasher id reads XXH3) load into filters of this hasher and answer as they
+/// did. For strings and containers it equals bloom::hash<T>.
+template <class T>
+struct xxh3_hash : detail::canonical_hasher<T, false> {};
+
+/// Adapts std::hash<T> (or any unseeded hash with std::hash's shape) to a seeded, avalanching hasher by
+/// running XXH3 with the seed over the 64-bit std::hash value. std::hash<int> is the identity on
+/// libstdc++: this adapter still gives the formula's rate on sequential integers.
+template <class T, class StdHash = std::hash<T>>
+struct std_hash_adapter {
+    /// Declares the output well mixed (XXH3 has mixed it).
+    using is_avalanching = void;
+
+    /// The wrapped unseeded hash.
+    StdHash std_hash{};
+
+    /// XXH3(seed, std::hash(value)).
+    [[nodiscard]] std::uint64_t operator()(const T& value, std::uint64_t seed) const
+        noexcept(noexcept(std_hash(value))) {
+        return detail::hash_u64(static_cast<std::uint64_t>(std_hash(value)), seed);
+    }
+};
+
+} // namespace bloom
+
+#endif // BLOOM_HASH_HPP
 
 // ======== include/bloom/sizing.hpp ==================================================
 #ifndef BLOOM_SIZING_HPP
@@ -1108,6 +1854,758 @@ namespace detail {
 
 #endif // BLOOM_SIZING_HPP
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace bloom {
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_bloom_filter;
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+class counting_bloom_filter;
+} // namespace bloom
+
+namespace bloom::detail {
+
+/// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
+/// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
+/// set; a concurrent filter converts to
+/// and from the plain filter of the same layout by copying its words and counts. A filter befriends this
+/// class to grant it; users never name it.
+struct filter_access {
+    template <class Filter>
+    static bool insert(Filter& filter, std::uint64_t hash) noexcept {
+        return filter.insert_hash(hash);
+    }
+    template <class Filter>
+    [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
+        return filter.contains_hash(hash);
+    }
+    /// The distinct bits an insert of `hash` would set (classic layout).
+    template <class Filter>
+    [[nodiscard]] static std::uint64_t unset_probe_count(const Filter& filter, std::uint64_t hash) noexcept {
+        return filter.unset_probe_count(hash);
+    }
+    /// The filter's words, writable.
+    template <class Filter>
+    [[nodiscard]] static std::uint64_t* words(Filter& filter) noexcept {
+        return filter.words();
+    }
+    /// Sets what a copied filter carries besides its bits: item count and sizing targets.
+    template <class Filter>
+    static void set_counts(Filter& filter, std::uint64_t item_count, std::uint64_t expected_items,
+                           double target_false_positive_rate) noexcept {
+        filter.m_item_count = item_count;
+        filter.m_expected_items = expected_items;
+        filter.m_target_false_positive_rate = target_false_positive_rate;
+    }
+};
+
+/// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
+/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes (probe scheme included) and seeds are
+/// equal: filters combine only then.
+inline void require_same_shape(const char* where, filter_geometry mine, std::uint64_t my_seed,
+                               filter_geometry theirs, std::uint64_t their_seed) {
+    std::string differences;
+    const auto note = [&](const char* name, std::uint64_t my_value, std::uint64_t their_value) {
+        if (my_value != their_value) {
+            differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
+                           std::to_string(my_value) + " vs " + std::to_string(their_value);
+        }
+    };
+    note("bit_count", mine.bit_count, theirs.bit_count);
+    note("hash_count", mine.hash_count, theirs.hash_count);
+    note("probe scheme", static_cast<std::uint64_t>(mine.probes), static_cast<std::uint64_t>(theirs.probes));
+    note("seed", my_seed, their_seed);
+    if (!differences.empty()) {
+        throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
+    }
+}
+
+template <class Hasher, class Allocator>
+class filter_base {
+  private:
+    using word_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<std::uint64_t>;
+    using word_vector = std::vector<std::uint64_t, word_allocator>;
+
+  public:
+    using hasher = Hasher;
+    using allocator_type = Allocator;
+    using size_type = std::uint64_t;
+
+    /// m, the number of bits.
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_bit_count; }
+    /// k, the number of bits each item sets.
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_hash_count; }
+    /// The seed every hash of this filter uses; filters combine only with equal seeds.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
+    /// The number of items the filter was sized for.
+    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
+    /// The rate the filter was sized for, reached at expected_items().
+    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
+    /// How the k positions derive from an item's hash (probe_scheme::mixed unless loaded from an old file).
+    [[nodiscard]] probe_scheme probes() const noexcept { return m_probe_scheme; }
+    /// The shape: bit_count(), hash_count(), probes(); a filter built from it has the same positions.
+    [[nodiscard]] filter_geometry geometry() const noexcept {
+        return {m_bit_count, m_hash_count, m_probe_scheme};
+    }
+    /// Items inserted that were new (insert returned true). After |= or &=, whose exact count no filter
+    /// can know, the estimate from the bits, estimated_item_count() rounded (unless the result equals one
+    /// side's bits, whose count it keeps: f | f has f's count). Saved and loaded as is.
+    [[nodiscard]] std::uint64_t item_count() const noexcept { return m_item_count; }
+
+    /// Fraction of bits set, in [0, 1]. O(m / 64).
+    [[nodiscard]] double fill_ratio() const noexcept {
+        return m_bit_count == 0 ? 0.0
+                                : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
+    }
+
+    /// Distinct items estimated from the bits, -(m/k) ln(1 - X/m) for X set bits (Swamidass & Baldi 2007):
+    /// right after unions and overfilling, where item_count() is not. A full filter reports (m/k) ln(2m),
+    /// finite. 0 for a moved-from filter. O(m / 64).
+    [[nodiscard]] double estimated_item_count() const noexcept {
+        return items_from_fill(set_bit_count(), m_bit_count, m_hash_count);
+    }
+
+    /// estimated_item_count() / expected_items(): 1.0 at capacity, above 1 once the rate exceeds the
+    /// target it was sized for. 0 for a moved-from filter. O(m / 64).
+    [[nodiscard]] double load_factor() const noexcept {
+        return m_bit_count == 0 || m_expected_items == 0
+                   ? 0.0
+                   : estimated_item_count() / static_cast<double>(m_expected_items);
+    }
+
+    /// Bytes of the bit array.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_words.size() * sizeof(std::uint64_t); }
+    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_words.get_allocator()); }
+    [[nodiscard]] hasher hash_function() const { return m_hasher; }
+
+    /// The packed words: bit i of the filter is bit (i % 64) of word i / 64. Bits at or past bit_count()
+    /// in the last word are always 0.
+    [[nodiscard]] const std::uint64_t* data() const noexcept { return m_words.data(); }
+    /// Number of 64-bit words, ceil(bit_count() / 64).
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+
+    /// Removes every item; keeps the shape and seed. O(m / 64).
+    void clear() noexcept {
+        std::fill(m_words.begin(), m_words.end(), std::uint64_t{0});
+        m_item_count = 0;
+    }
+
+  private:
+    // The state and the helpers are the filters' own, not their users': only the kinds built on it reach
+    // them (a user deriving from a filter sees none of it).
+    template <class, class, class, class>
+    friend class bloom::basic_bloom_filter;
+    template <class, std::size_t, class, class>
+    friend class bloom::counting_bloom_filter;
+    friend struct filter_access;
+
+    [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
+        return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
+               m_probe_scheme == other.m_probe_scheme && m_seed == other.m_seed;
+    }
+
+    filter_base(filter_geometry geometry, std::uint64_t expected_items, double false_positive_rate,
+                std::uint64_t seed, const Hasher& hash_function, const Allocator& allocator)
+        : m_words(static_cast<std::size_t>(word_count_for(geometry.bit_count)), std::uint64_t{0},
+                  word_allocator(allocator)),
+          m_bit_count(geometry.bit_count), m_hash_count(geometry.hash_count), m_probe_scheme(geometry.probes),
+          m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
+          m_hasher(hash_function) {}
+
+    // The empty state: no bits, no probes, nothing held; contains() answers false, every count and rate
+    // is 0, and insert() throws (require_bits). A moved-from filter is left in it.
+    explicit filter_base(probe_scheme probes) noexcept(
+        std::is_nothrow_default_constructible_v<Hasher>&&
+            std::is_nothrow_default_constructible_v<word_allocator>)
+        : m_words(), m_bit_count(0), m_hash_count(0), m_probe_scheme(probes), m_seed(default_seed),
+          m_expected_items(0), m_target_false_positive_rate(0.0), m_hasher() {}
+
+    filter_base(const filter_base&) = default;
+    filter_base& operator=(const filter_base&) = default;
+
+    // noexcept only where true: moving, assigning and swapping a filter does the same to its hasher, which a
+    // user's hasher may do by throwing.
+    filter_base(filter_base&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
+        : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
+          m_probe_scheme(other.m_probe_scheme), m_seed(other.m_seed),
+          m_expected_items(other.m_expected_items),
+          m_target_false_positive_rate(other.m_target_false_positive_rate), m_item_count(other.m_item_count),
+          m_hasher(std::move(other.m_hasher)) {
+        other.reset_shape();
+    }
+
+    // Whether a move assignment cannot throw: the words move without allocating, and the hasher's move
+    // assignment cannot throw.
+    static constexpr bool nothrow_move_assignment =
+        (std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
+         std::allocator_traits<word_allocator>::is_always_equal::value) &&
+        std::is_nothrow_move_assignable_v<Hasher>;
+
+    filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
+        if (this != &other) {
+            m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
+            m_words = std::move(other.m_words);
+            m_bit_count = other.m_bit_count;
+            m_hash_count = other.m_hash_count;
+            m_probe_scheme = other.m_probe_scheme;
+            m_seed = other.m_seed;
+            m_expected_items = other.m_expected_items;
+            m_target_false_positive_rate = other.m_target_false_positive_rate;
+            m_item_count = other.m_item_count;
+            other.reset_shape();
+        }
+        return *this;
+    }
+
+    ~filter_base() = default;
+
+    void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        using std::swap;
+        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
+        swap(m_words, other.m_words);
+        swap(m_bit_count, other.m_bit_count);
+        swap(m_hash_count, other.m_hash_count);
+        swap(m_probe_scheme, other.m_probe_scheme);
+        swap(m_seed, other.m_seed);
+        swap(m_expected_items, other.m_expected_items);
+        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        swap(m_item_count, other.m_item_count);
+    }
+
+    // After a union or an intersection the distinct items are unknowable from the counts (the two sets
+    // may overlap anywhere between not at all and completely): the count becomes the estimate from the
+    // bits, except when the result is one side's bits, whose count it keeps exactly. `other` is a filter
+    // of the same kind and hasher with any allocator: where the words live does not change what they mean.
+    // Throws std::invalid_argument from `where`, naming every difference, unless the shapes and seeds agree.
+    template <class Filter>
+    void unite(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
+    }
+
+    template <class Filter>
+    void intersect(const char* where, const Filter& other) {
+        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
+        combine(other.data(), other.item_count(),
+                [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
+    }
+
+    [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
+        return same_shape(other) && m_words == other.m_words;
+    }
+
+    /// The hash of `value` the probes derive from.
+    template <class K>
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_of(const K& value) const
+        noexcept(noexcept(seeded_hash(m_hasher, value, 0))) {
+        return seeded_hash(m_hasher, value, m_seed);
+    }
+
+    BLOOM_FORCE_INLINE void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
+
+    /// Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
+    BLOOM_FORCE_INLINE void require_bits(const char* where) const {
+        if (m_bit_count == 0) {
+            throw_insert_into_empty(where);
+        }
+    }
+    /// As above, naming `kind`::`call`.
+    BLOOM_FORCE_INLINE void require_bits(const char* kind, const char* call) const {
+        if (m_bit_count == 0) {
+            throw_insert_into_empty(kind, call);
+        }
+    }
+
+    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
+    [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
+
+    word_vector m_words;
+    std::uint64_t m_bit_count;
+    unsigned m_hash_count;
+    probe_scheme m_probe_scheme;
+    std::uint64_t m_seed;
+    std::uint64_t m_expected_items;
+    double m_target_false_positive_rate;
+    std::uint64_t m_item_count = 0;
+    Hasher m_hasher;
+
+    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
+        return count_set_bits(m_words.data(), m_words.size());
+    }
+
+    // `theirs` holds as many words as this filter (the shapes agree). It may be this filter's own words.
+    template <class Combine>
+    void combine(const std::uint64_t* theirs, std::uint64_t their_item_count,
+                 Combine&& word_of_result) noexcept {
+        bool kept_mine = true, kept_theirs = true;
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            const std::uint64_t result = word_of_result(m_words[i], theirs[i]);
+            kept_mine = kept_mine && result == m_words[i];
+            kept_theirs = kept_theirs && result == theirs[i];
+            m_words[i] = result;
+        }
+        if (kept_mine) {
+            return;
+        }
+        m_item_count =
+            kept_theirs ? their_item_count : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
+    }
+
+    void reset_shape() noexcept {
+        m_words.clear();
+        m_bit_count = 0;
+        m_hash_count = 0;
+        m_item_count = 0;
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILTER_BASE_HPP
+
+// ======== include/bloom/detail/pipeline.hpp =========================================
+#ifndef BLOOM_DETAIL_PIPELINE_HPP
+#define BLOOM_DETAIL_PIPELINE_HPP
+
+// The bulk-operation pipeline shared by every filter: hash a window of items ahead, prefetch the cache
+// lines they will touch, and only then touch the oldest. Once a filter outgrows the cache each operation
+// waits on a memory miss; a window keeps many misses in flight at once instead of one after another.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// Hints that the cache line at `address` is about to be read (or written, if ForWrite).
+template <bool ForWrite = false>
+inline void prefetch(const void* address) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address, ForWrite ? 1 : 0, 3);
+#else
+    (void)address;
+#endif
+}
+
+/// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
+/// process(hash) `Window` items later. Results are those of processing each item in order, one at a time
+/// (items are read once, so single-pass input iterators work).
+template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
+void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
+                        Process&& process) {
+    static_assert(Window > 0);
+    std::uint64_t pending[Window];
+    std::size_t count = 0; // hashes waiting in `pending`
+    std::size_t next = 0;  // slot for the next hash; once the window is full, also the oldest hash
+    for (; first != last; ++first) {
+        const std::uint64_t hashed = hash(*first);
+        prefetch_lines(hashed);
+        if (count == Window) {
+            process(pending[next]);
+        } else {
+            ++count;
+        }
+        pending[next] = hashed;
+        next = next + 1 == Window ? 0 : next + 1;
+    }
+    const std::size_t oldest = count == Window ? next : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t slot = oldest + i;
+        process(pending[slot >= Window ? slot - Window : slot]);
+    }
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_PIPELINE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace bloom {
+
+/// A Bloom filter of T whose bits are placed by `Layout`. Hasher: callable std::uint64_t(const K&,
+/// std::uint64_t seed), bloom::hash<T> by default. Allocator: allocates the words (rebound to
+/// std::uint64_t). Use it through bloom_filter and blocked_bloom_filter.
+template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
+class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
+    using base = detail::filter_base<Hasher, Allocator>;
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+    /// Where an item's bits are (detail::classic_layout or detail::blocked_layout).
+    using layout_type = Layout;
+
+    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
+    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
+    /// A moved-from filter is left in this state.
+    basic_bloom_filter() : base(Layout::empty_probes) {}
+
+    /// A filter sized for `expected_items` at `false_positive_rate`, by its layout's formula (classic:
+    /// optimal_bit_count bits and optimal_hash_count probes, plus the few bits a filter of under 10^4 bits
+    /// needs for its exact rate to stay at the target; blocked: optimal_blocked_bit_count bits and
+    /// optimal_blocked_hash_count bits per item). Throws std::invalid_argument for zero items, a rate
+    /// outside (0, 1), or a size that cannot be held, naming the filter.
+    basic_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
+                       std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
+                       const Allocator& allocator = Allocator())
+        : base(Layout::sized(expected_items, false_positive_rate, Layout::filter_name), expected_items,
+               false_positive_rate, seed, hash_function, allocator) {}
+
+    /// A filter sized as above holding every value of [first, last).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    basic_bloom_filter(InputIt first, InputIt last, std::uint64_t expected_items, double false_positive_rate,
+                       std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
+                       const Allocator& allocator = Allocator())
+        : basic_bloom_filter(expected_items, false_positive_rate, seed, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter sized as above holding `values`.
+    basic_bloom_filter(std::initializer_list<T> values, std::uint64_t expected_items,
+                       double false_positive_rate, std::uint64_t seed = default_seed,
+                       const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : basic_bloom_filter(values.begin(), values.end(), expected_items, false_positive_rate, seed,
+                             hash_function, allocator) {}
+
+    /// A filter of an explicit shape (classic: any bit count and k; blocked: a multiple of 512 bits and
+    /// bits_anywhere with k from 1 to 16, or one_bit_per_word with k = 8). Its expected_items() is the load
+    /// at which that shape is optimal, round(m ln 2 / k), and its target rate the layout's formula's rate
+    /// there. Throws std::invalid_argument otherwise, naming the parameter.
+    explicit basic_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
+                                const Hasher& hash_function = Hasher(),
+                                const Allocator& allocator = Allocator())
+        : base(Layout::checked(geometry, Layout::filter_name), detail::optimal_load(geometry), 0.0, seed,
+               hash_function, allocator) {
+        this->m_target_false_positive_rate = Layout::shape_rate(this->geometry(), this->m_expected_items);
+    }
+
+    /// A copy: the same bits, shape, seed, counts and hasher.
+    basic_bloom_filter(const basic_bloom_filter&) = default;
+    /// Replaces this filter with a copy of `other`.
+    basic_bloom_filter& operator=(const basic_bloom_filter&) = default;
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    basic_bloom_filter(basic_bloom_filter&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
+        : base(std::move(other)) {
+        other.m_probe_scheme = Layout::empty_probes;
+    }
+    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
+    basic_bloom_filter& operator=(basic_bloom_filter&& other) noexcept(base::nothrow_move_assignment) {
+        if (this != &other) {
+            base::operator=(std::move(other));
+            other.m_probe_scheme = Layout::empty_probes;
+        }
+        return *this;
+    }
+    ~basic_bloom_filter() = default;
+
+    /// Sets the item's bits. Returns true if `value` was definitely absent before (some bit was 0), false
+    /// if it was probably present: one call serves "check, then add". O(k) (blocked: one cache line).
+    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
+    template <class K>
+    BLOOM_FORCE_INLINE bool insert(const K& value) {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_bloom_filter::insert: the Hasher cannot hash "
+                      "this key type; specialise bloom::hash<T> or pass a Hasher");
+        this->require_bits(Layout::filter_name, "insert");
+        return insert_hash(this->hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing a window ahead and prefetching; the same result as
+    /// inserting them one by one. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
+                      "values; specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            this->require_bits(Layout::filter_name, "insert(first, last)");
+        }
+        std::size_t inserted = 0;
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            [this](std::uint64_t hash) {
+                Layout::template prefetch<true>(this->words(), this->geometry(), hash);
+            },
+            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
+
+    /// False: `value` is definitely absent. True: it is probably present (false positive at about
+    /// current_false_positive_rate()). O(k) (classic: a miss usually stops after the first four probes;
+    /// blocked: one cache line).
+    template <class K>
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>,
+                      "bloom::basic_bloom_filter::contains: the Hasher cannot "
+                      "hash this key type; specialise bloom::hash<T> or pass a "
+                      "Hasher");
+        return contains_hash(this->hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order: the same answers as one
+    /// call per value, by the same kernel. Hashes a window of items ahead and prefetches their lines, so
+    /// many cache misses are in flight at once. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
+                      "bloom::basic_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
+                      "range's values; specialise bloom::hash<T> or pass a Hasher");
+        detail::pipelined_for_each<Layout::window>(
+            first, last, [this](const auto& value) { return this->hash_of(value); },
+            // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a
+            // prefetch may name: it never faults.
+            [this](std::uint64_t hash) {
+                Layout::template prefetch<false>(this->words(), this->geometry(), hash);
+            },
+            [&](std::uint64_t hash) {
+                *out = contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+    /// The probability that a random non-member is reported present, given the bits as they are now
+    /// (classic: fill_ratio()^k; blocked: the mean over blocks of each block's rate), whatever put the bits
+    /// there (overfilling, unions, duplicates). 0 when empty, 1 when full. O(m / 64): one popcount per
+    /// word, nothing kept up to date on insert.
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return this->m_bit_count == 0 ? 0.0
+                                      : Layout::rate(this->words(), this->word_count(), this->geometry());
+    }
+
+    /// Number of 512-bit blocks (blocked layout only).
+    template <class L = Layout, class = std::enable_if_t<L::has_blocks>>
+    [[nodiscard]] std::uint64_t block_count() const noexcept {
+        return Layout::block_count(this->geometry());
+    }
+
+    /// True if `other` has the same bit count, hash count, probe scheme and seed, so the two can be combined.
+    [[nodiscard]] bool compatible_with(const basic_bloom_filter& other) const noexcept {
+        return this->same_shape(other);
+    }
+
+    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
+    void swap(basic_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        this->swap_state(other);
+    }
+    /// Exchanges the contents of `left` and `right`. O(1).
+    friend void swap(basic_bloom_filter& left,
+                     basic_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
+        left.swap(right);
+    }
+
+    /// Union: afterwards the filter reports every item either filter held. `other` may use another
+    /// allocator; a filter with another hasher type never combines (a compile-time error): its bits mean
+    /// different things. O(m / 64). Throws std::invalid_argument naming what differs unless the shapes and
+    /// seeds agree.
+    template <class OtherHasher, class OtherAllocator>
+    basic_bloom_filter& operator|=(const basic_bloom_filter<T, Layout, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::basic_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->unite((std::string(Layout::filter_name) + "::operator|=").c_str(), other);
+        return *this;
+    }
+
+    /// Intersection: afterwards the filter reports (at least) the items both filters held; its rate is no
+    /// higher than either's. As |= for allocators, hashers and errors. O(m / 64).
+    template <class OtherHasher, class OtherAllocator>
+    basic_bloom_filter& operator&=(const basic_bloom_filter<T, Layout, OtherHasher, OtherAllocator>& other) {
+        static_assert(std::is_same_v<OtherHasher, Hasher>,
+                      "bloom::basic_bloom_filter: cannot combine filters whose Hasher types differ");
+        this->intersect((std::string(Layout::filter_name) + "::operator&=").c_str(), other);
+        return *this;
+    }
+
+    /// Union of two compatible filters. Throws std::invalid_argument otherwise.
+    [[nodiscard]] friend basic_bloom_filter operator|(basic_bloom_filter left,
+                                                      const basic_bloom_filter& right) {
+        left |= right;
+        return left;
+    }
+    /// Intersection of two compatible filters. Throws std::invalid_argument otherwise.
+    [[nodiscard]] friend basic_bloom_filter operator&(basic_bloom_filter left,
+                                                      const basic_bloom_filter& right) {
+        left &= right;
+        return left;
+    }
+
+    /// Same shape, seed and bits (item counts and sizing targets are not compared).
+    [[nodiscard]] friend bool operator==(const basic_bloom_filter& left,
+                                         const basic_bloom_filter& right) noexcept {
+        return left.equals(right);
+    }
+    /// !(left == right).
+    [[nodiscard]] friend bool operator!=(const basic_bloom_filter& left,
+                                         const basic_bloom_filter& right) noexcept {
+        return !(left == right);
+    }
+
+  private:
+    friend struct detail::filter_access;
+
+    // For the hidden friend operator==, which is this class's friend but not its base's.
+    [[nodiscard]] bool equals(const basic_bloom_filter& other) const noexcept {
+        return this->same_bits(other);
+    }
+
+    // An empty filter has no bits: its lookups probe a static zero word (classic) or block (blocked) by the
+    // empty probe scheme, so they find nothing. Selecting the operands rather than returning early: an
+    // early return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
+    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
+    // masking the answer instead cost 5% of an in-cache lookup.
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
+        const bool empty = this->m_bit_count == 0;
+        return Layout::contains(empty ? Layout::empty_words : this->words(),
+                                Layout::lookup_geometry(this->geometry(), empty), hash);
+    }
+
+    // Callers check for an empty filter first (require_bits).
+    BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
+        const bool was_new = Layout::insert(this->words(), this->geometry(), hash);
+        this->count_insert(was_new);
+        return was_new;
+    }
+
+    // The distinct bits inserting `hash` would set (classic layout; what a scalable filter's stage asks).
+    [[nodiscard]] std::uint64_t unset_probe_count(std::uint64_t hash) const noexcept {
+        return Layout::unset_probe_count(this->words(), this->geometry(), hash);
+    }
+};
+
+} // namespace bloom
+
+#endif // BLOOM_BASIC_BLOOM_FILTER_HPP
+
+// ======== include/bloom/detail/blocked_layout.hpp ===================================
+#ifndef BLOOM_DETAIL_BLOCKED_LAYOUT_HPP
+#define BLOOM_DETAIL_BLOCKED_LAYOUT_HPP
+
+// The blocked layout: an item's bits in one 512-bit block (one cache line) that its hash selects, placed by
+// the filter's pattern (bloom::probe_scheme; detail/block_kernels.hpp). Used by bloom::blocked_bloom_filter,
+// bloom::concurrent_blocked_bloom_filter and bloom::blocked_bloom_filter_view: everything that depends on
+// where an item's bits are lives here once, as static functions over a word accessor. A filter's own
+// aligned words get the SIMD kernels; std::atomic words the scalar ones, which set exactly the same bits,
+// one relaxed load or store per word (wide loads would race); a saved record's little-endian bytes are
+// copied into an aligned block first.
+
+// ======== include/bloom/detail/atomic_words.hpp =====================================
+#ifndef BLOOM_DETAIL_ATOMIC_WORDS_HPP
+#define BLOOM_DETAIL_ATOMIC_WORDS_HPP
+
+// Words that many threads read and write: the word accessors through which the layouts' kernels (written
+// once, over any accessor) run on a concurrent filter's std::atomic words.
+//
+// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
+// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An
+// insert that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen
+// by it; a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
+// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
+// run concurrently), so no reader can see a bit set and later unset.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+using atomic_word = std::atomic<std::uint64_t>;
+
+/// Words read with relaxed loads: `words[i]` is word i's value.
+struct relaxed_words {
+    const atomic_word* words;
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        return words[index].load(std::memory_order_relaxed);
+    }
+};
+
+/// Words read with relaxed loads and assigned with relaxed stores (`words[i] = value`). Only for words no
+/// other thread writes meanwhile (the caller holds their stripe): a load and a store are not one atomic
+/// update, but lookups may read them at any time.
+struct relaxed_word_refs {
+    atomic_word* words;
+
+    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
+    struct reference {
+        atomic_word& word;
+        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
+        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
+        const reference& operator=(std::uint64_t value) const noexcept {
+            word.store(value, std::memory_order_relaxed);
+            return *this;
+        }
+    };
+    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
+};
+
+/// Sets the bits of `mask` in word `index`; returns those that were 0 before. A plain word is read and
+/// written once.
+inline std::uint64_t set_bits(std::uint64_t* words, std::size_t index, std::uint64_t mask) noexcept {
+    std::uint64_t& word = words[index];
+    const std::uint64_t missing = ~word & mask;
+    word |= mask;
+    return missing;
+}
+
+/// Sets the bits of `mask` in atomic word `index`, racing other writers of the word: loads first and
+/// fetch_ors only when a bit is missing, so re-inserts and shared bits cost no locked instruction.
+inline std::uint64_t set_bits(atomic_word* words, std::size_t index, std::uint64_t mask) noexcept {
+    atomic_word& word = words[index];
+    if ((word.load(std::memory_order_relaxed) & mask) == mask) {
+        return 0;
+    }
+    return ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_ATOMIC_WORDS_HPP
+
+// ======== include/bloom/detail/block_kernels.hpp ====================================
+#ifndef BLOOM_DETAIL_BLOCK_KERNELS_HPP
+#define BLOOM_DETAIL_BLOCK_KERNELS_HPP
+
+// The blocked filter's inner step: test or set an item's bits inside one 512-bit block, by one of two
+// patterns (bloom::probe_scheme):
+//
+// - bits_anywhere, every new filter: k distinct bits (1 to 16, k chosen from the bits per item) anywhere
+//   in the block, probe i at a per-item bijection of the numbers mod 512 applied to i (anywhere_bit). The
+//   sixteen probes are computed at once in 16-bit lanes, and a permute fetches each probe's 32-bit word.
+//   Choosing k from the bits per item, as RocksDB's cache-local filter does, and keeping an item's bits
+//   distinct is what lets it reach 1% at about 9.9 bits per item where the fixed eight bits need 10.1.
+// - one_bit_per_word, files saved before: one bit in each of the block's eight 64-bit words, k = 8. Its
+//   48-bit `pattern` holds the eight bit indexes, six bits each: word i gets bit (pattern >> 6i) & 63, a
+//   per-lane variable shift (one instruction per four (AVX2) or eight (AVX-512) words).
+//
+// Bit b of a block is bit b % 64 of its 64-bit word b / 64, which on a little-endian machine is bit b % 32
+// of 32-bit word b / 32: the SIMD kernels read the block as sixteen 32-bit words.
+//
+// The kernel is chosen at compile time from the target's instruction set (AVX-512F, AVX2, SSE2, NEON).
+// A build for plain x86-64 (no -march, as distributions and CMake's default flags make) would get only
+// SSE2, whose lack of a per-lane shift made lookups 2.3x slower than AVX2's; there the AVX2 and AVX-512
+// kernels are compiled with GCC/Clang's `target` attribute and the widest one the CPU (and the OS's saved
+// register state) supports is chosen at run time, so ordinary builds get the fast kernel and older CPUs
+// still run.
+// BLOOM_DISABLE_SIMD forces the portable scalar one. Every kernel sets exactly the bits of the scalar one
+// (a golden test compares them), so filters built on any machine are interchangeable.
+
 #include <cstdint>
 
 #if !defined(BLOOM_DISABLE_SIMD)
@@ -1769,1123 +3267,137 @@ bool scalar_add_item_to_block(Words&& block, std::uint64_t hash, probe_scheme pr
 
 #endif // BLOOM_DETAIL_BLOCK_KERNELS_HPP
 
-// ======== include/bloom/detail/filter_base.hpp ======================================
-#ifndef BLOOM_DETAIL_FILTER_BASE_HPP
-#define BLOOM_DETAIL_FILTER_BASE_HPP
-
-// What every bit-array filter shares, whatever its probe layout: the words and their allocator, the
-// shape (bit count, hash count, seed), the sizing targets, the insert count, the hasher, and the
-// operations that treat the words as a plain bit set (clear, union, intersection, equality, fill).
-// Each filter derives from it and adds its own insert, contains and rate formula.
-
-// ======== include/bloom/detail/bit_rates.hpp ========================================
-#ifndef BLOOM_DETAIL_BIT_RATES_HPP
-#define BLOOM_DETAIL_BIT_RATES_HPP
-
-// What a filter's bits say about it, whatever put them there (inserts, unions, intersections, a load):
-// the rate a random non-member sees, and the number of distinct items they hold. Every filter kind, view
-// and concurrent form computes its current_false_positive_rate() and estimated_item_count() here, over its
-// own word accessor (a plain pointer, relaxed atomic loads, the little-endian bytes of a view), so a
-// number reported for the same bits is the same number everywhere. Each costs one pass of popcounts.
-
-// ======== include/bloom/detail/bit_words.hpp ========================================
-#ifndef BLOOM_DETAIL_BIT_WORDS_HPP
-#define BLOOM_DETAIL_BIT_WORDS_HPP
-
-// Addressing bits in an array of 64-bit words, with 64-bit positions throughout.
-
 #include <cstddef>
 #include <cstdint>
 
 namespace bloom::detail {
 
-/// A word with no bit set: what an empty classic filter (no words) probes, finding nothing.
-inline constexpr std::uint64_t empty_word[1] = {};
-
-/// Words needed for `bit_count` bits.
-[[nodiscard]] constexpr std::uint64_t word_count_for(std::uint64_t bit_count) noexcept {
-    return bit_count / 64 + (bit_count % 64 != 0 ? 1 : 0);
-}
-
-/// The word that holds bit `position`.
-[[nodiscard]] constexpr std::size_t word_of(std::uint64_t position) noexcept {
-    return static_cast<std::size_t>(position >> 6);
-}
-
-/// The mask of bit `position` inside its word.
-[[nodiscard]] constexpr std::uint64_t mask_of(std::uint64_t position) noexcept {
-    return std::uint64_t{1} << (position & 63);
-}
-
-/// Number of set bits in `word`.
-[[nodiscard]] constexpr unsigned popcount(std::uint64_t word) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    return static_cast<unsigned>(__builtin_popcountll(word));
-#else
-    unsigned count = 0;
-    for (; word != 0; word &= word - 1) {
-        ++count;
+struct blocked_layout {
+    /// The names errors use for the filters of this layout.
+    static constexpr const char* filter_name = "bloom::blocked_bloom_filter";
+    static constexpr const char* concurrent_name = "bloom::concurrent_blocked_bloom_filter";
+    static constexpr const char* view_name = "bloom::blocked_bloom_filter_view";
+    /// The record kind of the file format (docs/FORMAT.md): 2.
+    static constexpr std::uint8_t format_kind = 2;
+    /// Whether bits come in 512-bit blocks.
+    static constexpr bool has_blocks = true;
+    using default_allocator = aligned_allocator<std::uint64_t, 64>;
+    /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
+    /// whatever k is, where bits_anywhere with k = 0 would find everything.
+    static constexpr probe_scheme empty_probes = probe_scheme::one_bit_per_word;
+    /// What an empty filter looks items up in: one zero block, by empty_probes (an empty filter's pattern).
+    static constexpr const std::uint64_t* empty_words = empty_block;
+    /// The shape a lookup probes: the filter's own; an empty one's (no blocks) selects block 0 of
+    /// empty_words.
+    [[nodiscard]] BLOOM_FORCE_INLINE static filter_geometry lookup_geometry(filter_geometry geometry,
+                                                                            bool) noexcept {
+        return geometry;
     }
-    return count;
-#endif
-}
 
-/// Number of set bits in `count` words.
-[[nodiscard]] inline std::uint64_t popcount(const std::uint64_t* words, std::size_t count) noexcept {
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        total += popcount(words[i]);
+    /// One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
+    /// twice as fast as 16 beyond the cache).
+    static constexpr std::size_t window = 64;
+    /// A concurrent filter picks the insert stripe by the block, so every writer of a block holds that
+    /// block's stripe: the bits are set with a plain load and store of each word.
+    static constexpr bool writes_under_stripe = true;
+
+    /// The shape for `expected_items` at `false_positive_rate`; errors name `where`.
+    [[nodiscard]] static filter_geometry sized(std::uint64_t expected_items, double false_positive_rate,
+                                               const char* where) {
+        return optimal_blocked_geometry(expected_items, false_positive_rate, where);
     }
-    return total;
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_BIT_WORDS_HPP
-
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-
-namespace bloom::detail {
-
-/// Set bits among the first `count` words `words[i]` yields.
-template <class Words>
-[[nodiscard]] std::uint64_t count_set_bits(const Words& words, std::size_t count) noexcept {
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        total += popcount(static_cast<std::uint64_t>(words[i]));
+    /// `geometry` if a filter of this layout can have it (whole blocks; bits_anywhere with k from 1 to 16,
+    /// or one_bit_per_word with k = 8); std::invalid_argument from `where` otherwise.
+    static filter_geometry checked(filter_geometry geometry, const char* where) {
+        check_block_bits(where, geometry.bit_count);
+        check_block_hash_count(where, geometry.hash_count, geometry.probes);
+        return geometry;
     }
-    return total;
-}
+    /// The blocked formula's rate of `geometry` holding `items`.
+    [[nodiscard]] static double shape_rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_blocked_false_positive_rate(geometry.bit_count, items, geometry.hash_count,
+                                                     geometry.probes);
+    }
+    /// A shape's words: m / 64.
+    [[nodiscard]] static std::uint64_t word_count(filter_geometry geometry) noexcept {
+        return word_count_for(geometry.bit_count);
+    }
+    /// Number of 512-bit blocks.
+    [[nodiscard]] static std::uint64_t block_count(filter_geometry geometry) noexcept {
+        return geometry.bit_count / block_bits;
+    }
+    /// The first word of the block `hash` selects.
+    [[nodiscard]] BLOOM_FORCE_INLINE static std::uint64_t block_start(filter_geometry geometry,
+                                                                      std::uint64_t hash) noexcept {
+        return block_offset(hash, block_count(geometry));
+    }
 
-/// The classic layout's rate given its bits: each of a non-member's k independent uniform probes finds a set
-/// bit with probability X/m, so the rate is (X/m)^k exactly. 0 for no bits or no set bits, 1 when full.
-[[nodiscard]] inline double rate_from_fill(std::uint64_t set_bits, std::uint64_t bit_count,
-                                           unsigned hash_count) noexcept {
-    if (bit_count == 0 || set_bits == 0) {
-        return 0.0;
+    /// True if the item's bits are all set in its block: the SIMD kernel on a filter's own aligned words.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool
+    contains(const std::uint64_t* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        return item_in_block(words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
     }
-    if (set_bits >= bit_count) {
-        return 1.0;
+    /// The scalar kernel over relaxed loads, one per word and no branch per word.
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        return scalar_item_in_block(relaxed_words{words + block_start(geometry, hash)}, hash, geometry.probes,
+                                    geometry.hash_count);
     }
-    return std::pow(static_cast<double>(set_bits) / static_cast<double>(bit_count),
-                    static_cast<double>(hash_count));
-}
-
-/// Distinct items estimated from X set bits of m, k per item: -(m/k) ln(1 - X/m) (Swamidass & Baldi 2007).
-/// Once every bit is set the formula is infinite; a full filter reports the estimate at X = m - 1/2,
-/// (m/k) ln(2m): the fewest items that would likely fill it, finite so that ratios of it stay numbers.
-[[nodiscard]] inline double items_from_fill(std::uint64_t set_bits, std::uint64_t bit_count,
-                                            unsigned hash_count) noexcept {
-    if (bit_count == 0 || hash_count == 0 || set_bits == 0) {
-        return 0.0;
-    }
-    const double m = static_cast<double>(bit_count);
-    const double set = set_bits >= bit_count ? m - 0.5 : static_cast<double>(set_bits);
-    return -(m / static_cast<double>(hash_count)) * std::log1p(-set / m);
-}
-
-/// A split-block layout's rate given its bits: `block_count` blocks of `BlockWords` words of `WordBits`
-/// bits, each item setting one bit in every word of one uniformly chosen block (blocked_bloom_filter: 8 x 64,
-/// Parquet's SBBF: 8 x 32). A non-member is reported present when its bit in each word of its block is
-/// set, so the rate is the mean over blocks of the product of the words' fill fractions.
-template <unsigned WordBits, unsigned BlockWords, class Words>
-[[nodiscard]] double block_rate_from_bits(const Words& words, std::uint64_t block_count) noexcept {
-    if (block_count == 0) {
-        return 0.0;
-    }
-    // Popcounts of a block's words multiply to an integer of at most WordBits^BlockWords (2^48 for 8 x 64):
-    // exact in a double, so one division per block.
-    double sum = 0.0;
-    for (std::uint64_t block = 0; block < block_count; ++block) {
-        double product = 1.0;
-        for (unsigned i = 0; i < BlockWords; ++i) {
-            product *= static_cast<double>(popcount(
-                static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)])));
+    /// A saved record's words may sit at any address and in either byte order: the block is copied into an
+    /// aligned host-order one (two vector loads on x86), then the SIMD kernel runs on it.
+    [[nodiscard]] static bool contains(const little_endian_words& words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        const std::uint64_t first_word = block_start(geometry, hash);
+        alignas(64) std::uint64_t block[block_word_count];
+        for (unsigned i = 0; i < block_word_count; ++i) {
+            block[i] = words[static_cast<std::size_t>(first_word) + i];
         }
-        sum += product;
+        return item_in_block(block, hash, geometry.probes, geometry.hash_count);
     }
-    const double per_block = std::pow(static_cast<double>(WordBits), static_cast<double>(BlockWords));
-    const double rate = sum / per_block / static_cast<double>(block_count);
-    return rate > 1.0 ? 1.0 : rate;
-}
 
-/// The blocked bits_anywhere layout's rate given its bits: `block_count` blocks of `BlockWords` 64-bit
-/// words, each item setting `hash_count` distinct bits anywhere in one uniformly chosen block. A
-/// non-member's k distinct bits all fall on set bits of its block with probability C(X_b, k) / C(B, k),
-/// X_b of the block's B bits set, so the rate is the mean of that over the blocks.
-template <unsigned BlockWords, class Words>
-[[nodiscard]] double block_fill_rate_from_bits(const Words& words, std::uint64_t block_count,
-                                               unsigned hash_count) noexcept {
-    if (block_count == 0) {
-        return 0.0;
+    /// Sets the item's bits in its block; true if one was 0. The SIMD kernel on a filter's own words.
+    BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
+                                          std::uint64_t hash) noexcept {
+        return add_item_to_block(words + block_start(geometry, hash), hash, geometry.probes,
+                                 geometry.hash_count);
     }
-    // The hit probability of each of the B + 1 possible counts, computed once: a table lookup per block.
-    constexpr unsigned bits_per_block = 64 * BlockWords;
-    double hit_probability[bits_per_block + 1];
-    for (unsigned set = 0; set <= bits_per_block; ++set) {
-        double product = 1.0;
-        for (unsigned j = 0; j < hash_count; ++j) {
-            product *= set > j ? static_cast<double>(set - j) / static_cast<double>(bits_per_block - j) : 0.0;
+    /// The same on std::atomic words: the caller holds the block's stripe, so the scalar kernel's load and
+    /// store of each word lose no other writer's bits.
+    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        return scalar_add_item_to_block(relaxed_word_refs{words + block_start(geometry, hash)}, hash,
+                                        geometry.probes, geometry.hash_count);
+    }
+
+    /// Prefetches the item's block.
+    template <bool ForWrite, class Word>
+    BLOOM_FORCE_INLINE static void prefetch(const Word* words, filter_geometry geometry,
+                                            std::uint64_t hash) noexcept {
+        detail::prefetch<ForWrite>(words + block_start(geometry, hash));
+    }
+
+    /// The rate a random non-member sees given the bits: the mean over blocks of the block's rate
+    /// (bits_anywhere: C(X, k) / C(512, k) of its X set bits; one_bit_per_word: the product of its eight
+    /// words' fill fractions).
+    template <class Words>
+    [[nodiscard]] static double rate(const Words& words, std::size_t, filter_geometry geometry) noexcept {
+        if (geometry.probes == probe_scheme::bits_anywhere) {
+            return block_fill_rate_from_bits<block_word_count>(words, block_count(geometry),
+                                                               geometry.hash_count);
         }
-        hit_probability[set] = product;
+        return block_rate_from_bits<64, block_word_count>(words, block_count(geometry));
     }
-    double sum = 0.0;
-    for (std::uint64_t block = 0; block < block_count; ++block) {
-        std::uint64_t set = 0;
-        for (unsigned i = 0; i < BlockWords; ++i) {
-            set +=
-                popcount(static_cast<std::uint64_t>(words[static_cast<std::size_t>(block * BlockWords + i)]));
-        }
-        sum += hit_probability[set];
-    }
-    const double rate = sum / static_cast<double>(block_count);
-    return rate > 1.0 ? 1.0 : rate;
-}
 
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_BIT_RATES_HPP
-
-// ======== include/bloom/hash.hpp ====================================================
-#ifndef BLOOM_HASH_HPP
-#define BLOOM_HASH_HPP
-
-// Seeded hashing for Bloom filters.
-//
-// A Hasher is any callable `std::uint64_t(const K& value, std::uint64_t seed)`. The default,
-// bloom::hash<T>, hashes a canonical form of the value, so the same value hashes the same on every
-// platform and filters built anywhere can be merged and loaded:
-// - integers (widened to 64 bits, signed ones sign-extended), bool, enums, float and double (IEEE bits,
-//   -0.0 as 0.0, one NaN) are one 64-bit word, hashed inline by two seeded multiply-fold rounds: a few
-//   cycles, where a general byte hash costs more than the filter's own work;
-// - strings, containers of scalars and wider scalars run xxHash's XXH3 with the seed over their bytes.
-// bloom::xxh3_hash<T> runs XXH3 for every type: the default hasher of files saved before the integer path
-// (their hasher id says XXH3), which load through it.
-//
-//     bloom::hash<std::string> h;
-//     std::uint64_t a = h(std::string("abc"), bloom::default_seed);
-//     std::uint64_t b = h("abc", bloom::default_seed);                     // == a, no allocation
-//     std::uint64_t c = h(std::string_view("abc"), bloom::default_seed);   // == a
-//
-// A user type plugs in by specialising bloom::hash<UserType>, or by passing any callable as Hasher.
-// A hasher that does not declare `using is_avalanching = void;` gets one extra mixing step from the
-// filters, so even std::hash<int> (the identity on libstdc++) gives the formula's rate; bloom::
-// std_hash_adapter<T> does that mixing for you.
-
-// ======== include/bloom/detail/byte_order.hpp =======================================
-#ifndef BLOOM_DETAIL_BYTE_ORDER_HPP
-#define BLOOM_DETAIL_BYTE_ORDER_HPP
-
-// Canonical little-endian byte forms, so hashes and files are the same on every host.
-
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-
-namespace bloom::detail {
-
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-inline constexpr bool host_is_little_endian = false;
-#else
-inline constexpr bool host_is_little_endian = true;
-#endif
-
-/// Reverses the byte order of a 64-bit value.
-[[nodiscard]] constexpr std::uint64_t byte_swap(std::uint64_t value) noexcept {
-    value = ((value & 0x00ff00ff00ff00ffULL) << 8) | ((value >> 8) & 0x00ff00ff00ff00ffULL);
-    value = ((value & 0x0000ffff0000ffffULL) << 16) | ((value >> 16) & 0x0000ffff0000ffffULL);
-    return (value << 32) | (value >> 32);
-}
-
-/// Writes `byte_count` low-order bytes of `value` to `out`, least significant first.
-inline void store_little_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
-    for (std::size_t i = 0; i < byte_count; ++i) {
-        out[i] = static_cast<unsigned char>(value >> (8 * i));
-    }
-}
-
-/// Reads `byte_count` bytes at `in` as a little-endian unsigned integer.
-[[nodiscard]] inline std::uint64_t load_little_endian(const unsigned char* in,
-                                                      std::size_t byte_count) noexcept {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < byte_count; ++i) {
-        value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
-    }
-    return value;
-}
-
-/// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
-/// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
-[[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
-    if constexpr (host_is_little_endian) {
-        return value;
-    } else {
-        return byte_swap(value);
-    }
-}
-
-/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
-/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
-struct little_endian_words {
-    const unsigned char* bytes;
-
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        std::uint64_t word;
-        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
-        return to_little_endian(word);
+    /// A concurrent filter's insert stripe: the block number.
+    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry geometry) noexcept {
+        return block_start(geometry, hash) / block_word_count;
     }
 };
 
 } // namespace bloom::detail
 
-#endif // BLOOM_DETAIL_BYTE_ORDER_HPP
+#endif // BLOOM_DETAIL_BLOCKED_LAYOUT_HPP
 
-#include <cmath>
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <functional>
-#include <iterator>
-#include <limits>
-#include <random>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-
-#ifndef XXH_INLINE_ALL
-#    define XXH_INLINE_ALL
-#endif
-// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics when they
-// are inlined into XXH3's long-input path (GCC bug 105593), which breaks -Werror builds with -march=native.
-#if defined(__GNUC__) && !defined(__clang__)
-#    pragma GCC diagnostic push
-#    pragma GCC diagnostic ignored "-Wuninitialized"
-#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <xxhash.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#    pragma GCC diagnostic pop
-#endif
-
-namespace bloom {
-
-/// The seed used when none is given: fixed and documented, so filters built in different processes,
-/// on different machines, are compatible (mergeable, loadable). Use random_seed() for untrusted input.
-inline constexpr std::uint64_t default_seed = 0x626c6f6f6d5f7631ULL; // "bloom_v1" in ASCII
-
-/// A fresh seed from std::random_device. A secret per-filter seed stops an attacker from crafting keys
-/// that all look present (hash flooding); keep it with the filter, or the filter cannot be reloaded.
-[[nodiscard]] inline std::uint64_t random_seed() {
-    std::random_device device;
-    const auto high = static_cast<std::uint64_t>(device());
-    const auto low = static_cast<std::uint64_t>(device());
-    return (high << 32) ^ low;
-}
-
-namespace detail {
-
-template <class T>
-using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
-
-/// XXH3 over raw bytes with a seed: the one place every default hash ends up.
-[[nodiscard]] inline std::uint64_t hash_bytes(const void* data, std::size_t size,
-                                              std::uint64_t seed) noexcept {
-    return static_cast<std::uint64_t>(XXH3_64bits_withSeed(data, size, static_cast<XXH64_hash_t>(seed)));
-}
-
-[[nodiscard]] inline std::uint64_t hash_u64(std::uint64_t value, std::uint64_t seed) noexcept {
-    unsigned char bytes[8];
-    store_little_endian(bytes, value, sizeof bytes);
-    return hash_bytes(bytes, sizeof bytes, seed);
-}
-
-// ---- strings: std::string, std::string_view, const char*, char arrays all hash their characters ----
-
-template <class K>
-struct is_string_like : std::false_type {};
-template <class Traits, class Allocator>
-struct is_string_like<std::basic_string<char, Traits, Allocator>> : std::true_type {};
-template <class Traits>
-struct is_string_like<std::basic_string_view<char, Traits>> : std::true_type {};
-template <>
-struct is_string_like<const char*> : std::true_type {};
-template <>
-struct is_string_like<char*> : std::true_type {};
-template <std::size_t N>
-struct is_string_like<char[N]> : std::true_type {};
-template <std::size_t N>
-struct is_string_like<const char[N]> : std::true_type {};
-
-template <class K>
-inline constexpr bool is_string_like_v = is_string_like<remove_cvref_t<K>>::value;
-
-template <class K>
-[[nodiscard]] std::string_view string_bytes(const K& value) noexcept {
-    using key = remove_cvref_t<K>;
-    if constexpr (std::is_pointer_v<key>) {
-        return value == nullptr ? std::string_view() : std::string_view(value);
-    } else if constexpr (std::is_array_v<key>) {
-        // A char array holds a C string: stop at its terminator, or at its end if it has none.
-        const std::size_t capacity = std::extent_v<key>;
-        const void* terminator = std::memchr(value, '\0', capacity);
-        const std::size_t length =
-            terminator == nullptr ? capacity
-                                  : static_cast<std::size_t>(static_cast<const char*>(terminator) - value);
-        return std::string_view(value, length);
-    } else {
-        return std::string_view(value.data(), value.size());
-    }
-}
-
-// ---- scalars: canonical little-endian bytes ----
-
-template <class K>
-inline constexpr bool is_scalar_key_v = std::is_arithmetic_v<K> || std::is_enum_v<K>;
-
-/// Writes the canonical bytes of a scalar into `out` (at most 16) and returns how many.
-/// Integers, bool and enums: widened to 64 bits (128 for wider types), little-endian. Floating point:
-/// IEEE bits at the type's own width with -0.0 folded into 0.0 and every NaN into one.
-template <class K>
-std::size_t canonical_scalar_bytes(K value, unsigned char* out) noexcept {
-    if constexpr (std::is_enum_v<K>) {
-        return canonical_scalar_bytes(static_cast<std::underlying_type_t<K>>(value), out);
-    } else if constexpr (std::is_integral_v<K>) {
-        if constexpr (sizeof(K) <= 8) {
-            // Sign-extends signed types, so int and std::int64_t agree on every value they share.
-            using wide = std::conditional_t<std::is_signed_v<K>, std::int64_t, std::uint64_t>;
-            store_little_endian(out, static_cast<std::uint64_t>(static_cast<wide>(value)), 8);
-            return 8;
-        } else {
-            static_assert(sizeof(K) == 16, "bloom::hash supports integers of up to 128 bits");
-            store_little_endian(out, static_cast<std::uint64_t>(value), 8);
-            store_little_endian(out + 8, static_cast<std::uint64_t>(value >> 64), 8);
-            return 16;
-        }
-    } else {
-        static_assert(std::is_floating_point_v<K>);
-        if (value == K(0)) {
-            value = K(0);
-        } else if (std::isnan(value)) {
-            value = std::numeric_limits<K>::quiet_NaN();
-        }
-        if constexpr (sizeof(K) == 4 && std::numeric_limits<K>::is_iec559) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &value, sizeof bits);
-            store_little_endian(out, bits, 4);
-            return 4;
-        } else if constexpr (sizeof(K) == 8 && std::numeric_limits<K>::is_iec559) {
-            std::uint64_t bits;
-            std::memcpy(&bits, &value, sizeof bits);
-            store_little_endian(out, bits, 8);
-            return 8;
-        } else {
-            // Extended types (x87 80-bit, binary128) carry padding whose bytes are unspecified. A value a
-            // double holds exactly hashes as that double; any other as sign, exponent and 64 mantissa bits.
-            const double narrow = static_cast<double>(value);
-            if (static_cast<K>(narrow) == value || std::isnan(value) || std::isinf(value)) {
-                return canonical_scalar_bytes(narrow, out);
-            }
-            int exponent = 0;
-            const K fraction = std::frexp(value, &exponent); // |fraction| in [0.5, 1)
-            const K scaled = std::ldexp(std::fabs(fraction), 64);
-            const auto mantissa = static_cast<std::uint64_t>(scaled); // < 2^64 as |fraction| < 1
-            const std::uint64_t sign_and_exponent =
-                (std::signbit(value) ? 1ULL << 63 : 0ULL) | static_cast<std::uint32_t>(exponent);
-            store_little_endian(out, mantissa, 8);
-            store_little_endian(out + 8, sign_and_exponent, 8);
-            return 16;
-        }
-    }
-}
-
-/// True if bloom::hash gives K's canonical form as one 64-bit word and hashes it with hash_word: integers
-/// of up to 64 bits, bool, enums, and IEEE float and double.
-template <class K>
-constexpr bool has_word_form() noexcept {
-    if constexpr (std::is_enum_v<K>) {
-        return has_word_form<std::underlying_type_t<K>>();
-    } else if constexpr (std::is_integral_v<K>) {
-        return sizeof(K) <= 8;
-    } else if constexpr (std::is_floating_point_v<K>) {
-        return (sizeof(K) == 4 || sizeof(K) == 8) && std::numeric_limits<K>::is_iec559;
-    } else {
-        return false;
-    }
-}
-
-/// The canonical bytes of a scalar with a word form, read as one little-endian word (zero-extended), so
-/// the integer path and the byte path see the same canonical value.
-template <class K>
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t canonical_word(K value) noexcept {
-    if constexpr (std::is_enum_v<K>) {
-        return canonical_word(static_cast<std::underlying_type_t<K>>(value));
-    } else if constexpr (std::is_integral_v<K>) {
-        using wide = std::conditional_t<std::is_signed_v<K>, std::int64_t, std::uint64_t>;
-        return static_cast<std::uint64_t>(static_cast<wide>(value));
-    } else {
-        if (value == K(0)) {
-            value = K(0);
-        } else if (std::isnan(value)) {
-            value = std::numeric_limits<K>::quiet_NaN();
-        }
-        if constexpr (sizeof(K) == 4) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &value, sizeof bits);
-            return bits;
-        } else {
-            std::uint64_t bits;
-            std::memcpy(&bits, &value, sizeof bits);
-            return bits;
-        }
-    }
-}
-
-/// bloom::hash's integer path: two multiply-fold rounds over the word, the seed XORed in before each, so
-/// every output bit depends on every input bit and seed bit. One round leaves sequential keys on a
-/// lattice (the low half of k * c is a Weyl sequence) that spreads them over a blocked filter's blocks
-/// more evenly than chance, which the rate formula does not describe; the second round's high half breaks
-/// it. The constants are the golden ratio's and Vigna's splitmix multipliers, both odd.
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_word(std::uint64_t word, std::uint64_t seed) noexcept {
-    const std::uint64_t first = fold_multiply(word ^ seed, 0x9e3779b97f4a7c15ULL);
-    return fold_multiply(first ^ seed ^ 0xbf58476d1ce4e5b9ULL, 0x94d049bb133111ebULL);
-}
-
-template <class K>
-[[nodiscard]] std::uint64_t hash_scalar(K value, std::uint64_t seed) noexcept {
-    unsigned char bytes[16];
-    const std::size_t size = canonical_scalar_bytes(value, bytes);
-    return hash_bytes(bytes, size, seed);
-}
-
-// ---- contiguous containers of scalars (std::vector, std::array, spans) ----
-
-template <class K, class = void>
-struct contiguous_element {
-    using type = void;
-};
-template <class K>
-struct contiguous_element<K, std::void_t<decltype(std::data(std::declval<const K&>())),
-                                         decltype(std::size(std::declval<const K&>()))>> {
-    using type = remove_cvref_t<decltype(*std::data(std::declval<const K&>()))>;
-};
-
-/// The element type of a contiguous container of scalars, or void if K is not one.
-template <class K>
-using scalar_element_t =
-    std::conditional_t<!is_string_like_v<K> && !std::is_array_v<remove_cvref_t<K>> &&
-                           is_scalar_key_v<typename contiguous_element<remove_cvref_t<K>>::type>,
-                       typename contiguous_element<remove_cvref_t<K>>::type, void>;
-
-/// Canonical bytes of one container element: like canonical_scalar_bytes, except that integers keep
-/// their own width (a std::vector<std::uint8_t> hashes as its bytes).
-template <class E>
-std::size_t canonical_element_bytes(E value, unsigned char* out) noexcept {
-    if constexpr (std::is_enum_v<E>) {
-        return canonical_element_bytes(static_cast<std::underlying_type_t<E>>(value), out);
-    } else if constexpr (std::is_integral_v<E> && sizeof(E) <= 8) {
-        store_little_endian(out, static_cast<std::uint64_t>(value), sizeof(E));
-        return sizeof(E);
-    } else {
-        return canonical_scalar_bytes(value, out);
-    }
-}
-
-template <class E>
-[[nodiscard]] std::uint64_t hash_elements(const E* elements, std::size_t count, std::uint64_t seed) noexcept {
-    // Integers at their own width are already canonical on a little-endian host: hash the memory at once.
-    constexpr bool memory_is_canonical =
-        host_is_little_endian &&
-        (std::is_integral_v<E> || std::is_enum_v<E>)&&std::has_unique_object_representations_v<E>;
-    if constexpr (memory_is_canonical) {
-        return hash_bytes(elements, count * sizeof(E), seed);
-    } else {
-        // Canonicalise element by element into a buffer fed to XXH3's streaming state, which yields the
-        // same hash as the one-shot call over the concatenated bytes.
-        XXH3_state_t state;
-        XXH3_INITSTATE(&state);
-        XXH3_64bits_reset_withSeed(&state, static_cast<XXH64_hash_t>(seed));
-        unsigned char buffer[256];
-        std::size_t used = 0;
-        for (std::size_t i = 0; i < count; ++i) {
-            unsigned char bytes[16];
-            const std::size_t size = canonical_element_bytes(elements[i], bytes);
-            if (used + size > sizeof buffer) {
-                XXH3_64bits_update(&state, buffer, used);
-                used = 0;
-            }
-            std::memcpy(buffer + used, bytes, size);
-            used += size;
-        }
-        XXH3_64bits_update(&state, buffer, used);
-        return static_cast<std::uint64_t>(XXH3_64bits_digest(&state));
-    }
-}
-
-// ---- which keys bloom::hash<T> accepts for a filter of T ----
-
-template <class T, class K>
-constexpr bool hash_accepts() noexcept {
-    using key = remove_cvref_t<K>;
-    if constexpr (is_string_like_v<T>) {
-        return is_string_like_v<key>;
-    } else if constexpr (std::is_enum_v<T>) {
-        return std::is_same_v<key, T>;
-    } else if constexpr (std::is_same_v<T, bool>) {
-        return std::is_same_v<key, bool>;
-    } else if constexpr (std::is_integral_v<T>) {
-        return std::is_integral_v<key> && !std::is_same_v<key, bool>;
-    } else if constexpr (std::is_floating_point_v<T>) {
-        return std::is_floating_point_v<key> || std::is_integral_v<key>;
-    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
-        return std::is_same_v<scalar_element_t<key>, scalar_element_t<T>>;
-    } else {
-        return false;
-    }
-}
-
-/// The key family code of bloom::hash<T> in a saved filter's hasher id (docs/FORMAT.md): which canonical
-/// byte form the hash runs over. Keys whose byte forms agree share a code (every integer up to 64 bits,
-/// bool and enums widen to 8 bytes), so filters of int and std::int64_t load into each other.
-template <class E>
-constexpr std::uint64_t scalar_family_code(bool as_element) noexcept {
-    if constexpr (std::is_enum_v<E>) {
-        return scalar_family_code<std::underlying_type_t<E>>(as_element);
-    } else if constexpr (std::is_integral_v<E>) {
-        return 0x0100 | (as_element || sizeof(E) > 8 ? sizeof(E) : 8);
-    } else if constexpr (sizeof(E) == 4 && std::numeric_limits<E>::is_iec559) {
-        return 0x0204;
-    } else if constexpr (sizeof(E) == 8 && std::numeric_limits<E>::is_iec559) {
-        return 0x0208;
-    } else {
-        return 0x0210;
-    }
-}
-
-/// The hasher id of bloom::hash<T> (WordPath) or bloom::xxh3_hash<T> (not): the algorithm's tag in the
-/// high 32 bits, "XXH3" or "MUM2" (two multiply-fold rounds, the word path), and T's key family below
-/// (strings 0x0001, scalars 0x01WW / 0x02WW, contiguous containers 0x1000 | their element's code).
-template <class T, bool WordPath>
-constexpr std::uint64_t default_hasher_format_id() noexcept {
-    constexpr std::uint64_t xxh3_tag = 0x58584833ULL << 32;
-    constexpr std::uint64_t word_tag = 0x4d554d32ULL << 32;
-    if constexpr (is_string_like_v<T>) {
-        return xxh3_tag | 0x0001;
-    } else if constexpr (is_scalar_key_v<T>) {
-        return (WordPath && has_word_form<T>() ? word_tag : xxh3_tag) | scalar_family_code<T>(false);
-    } else if constexpr (!std::is_void_v<scalar_element_t<T>>) {
-        return xxh3_tag | 0x1000 | scalar_family_code<scalar_element_t<T>>(true);
-    } else {
-        return 0;
-    }
-}
-
-/// True if To holds `value` exactly (it converts to To and back unchanged), so hashing it as a To hashes
-/// the same value. NaN and the infinities count as held: every NaN hashes as one.
-template <class To, class From>
-[[nodiscard]] BLOOM_FORCE_INLINE bool holds_exactly(const From& value) noexcept {
-    if constexpr (std::is_same_v<To, From> || !std::is_arithmetic_v<To> || std::is_same_v<To, bool>) {
-        return true; // hash_accepts admits no other key for enums and bool
-    } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
-        if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
-            return std::numeric_limits<To>::min() <= value && value <= std::numeric_limits<To>::max();
-        } else if constexpr (std::is_signed_v<From>) {
-            return value >= 0 && static_cast<std::make_unsigned_t<From>>(value) <=
-                                     static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
-        } else {
-            return value <= static_cast<std::make_unsigned_t<To>>(std::numeric_limits<To>::max());
-        }
-    } else if constexpr (std::is_floating_point_v<To> && std::is_floating_point_v<From>) {
-        if (std::isnan(value) || std::isinf(value)) {
-            return true;
-        }
-        // Out of To's range the conversion is undefined: test the range first.
-        return std::fabs(value) <= static_cast<From>(std::numeric_limits<To>::max()) &&
-               static_cast<From>(static_cast<To>(value)) == value;
-    } else if constexpr (std::is_floating_point_v<To> && std::is_integral_v<From>) {
-        const To converted = static_cast<To>(value);
-        // Rounding may carry a large value to 2^digits, which From cannot hold: converting back would be
-        // undefined.
-        return converted < std::ldexp(To(1), std::numeric_limits<From>::digits) &&
-               static_cast<From>(converted) == value;
-    } else {
-        return true; // integral To and floating From: hash_accepts refuses the key
-    }
-}
-
-/// bloom::hash<T> (WordPath) and bloom::xxh3_hash<T>: the canonical form of any key of T's family, hashed
-/// by the word path or XXH3. A key T cannot hold (300 for a filter of std::uint8_t, 2^53 + 1 for one of
-/// double) is never narrowed into another value: it is hashed as itself under a different seed, so a filter
-/// reports it absent unless it collides by chance, as any non-member may.
-template <class T, bool WordPath>
-struct canonical_hasher {
-    using is_avalanching = void;
-    using is_transparent = void;
-    static constexpr std::uint64_t format_id = default_hasher_format_id<remove_cvref_t<T>, WordPath>();
-
-    template <class K, std::enable_if_t<hash_accepts<remove_cvref_t<T>, K>(), int> = 0>
-    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t operator()(const K& value,
-                                                              std::uint64_t seed) const noexcept {
-        using key = remove_cvref_t<T>;
-        if constexpr (is_string_like_v<key>) {
-            const std::string_view bytes = string_bytes(value);
-            return hash_bytes(bytes.data(), bytes.size(), seed);
-        } else if constexpr (is_scalar_key_v<key>) {
-            if (!holds_exactly<key>(value)) {
-                return hash_scalar(value, seed ^ 0x6f75747369646521ULL); // "outside!"
-            }
-            if constexpr (WordPath && has_word_form<key>()) {
-                return hash_word(canonical_word(static_cast<key>(value)), seed);
-            } else {
-                return hash_scalar(static_cast<key>(value), seed);
-            }
-        } else {
-            return hash_elements(std::data(value), std::size(value), seed);
-        }
-    }
-};
-
-/// Whether a hasher declares that its output is already well mixed.
-template <class Hasher, class = void>
-struct is_avalanching : std::false_type {};
-template <class Hasher>
-struct is_avalanching<Hasher, std::void_t<typename Hasher::is_avalanching>> : std::true_type {};
-
-/// Runs `hasher` and, unless it declares itself avalanching, one extra mixing step: positions are read
-/// from the hash's high bits, which an identity-like hash leaves almost constant. The seed enters the mix
-/// pre-mixed, so a hasher that merely XORs the seed in (or ignores it) still gets a seed that matters.
-template <class Hasher, class K>
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t
-seeded_hash(const Hasher& hasher, const K& value,
-            std::uint64_t seed) noexcept(noexcept(hasher(value, seed))) {
-    const auto hash = static_cast<std::uint64_t>(hasher(value, seed));
-    if constexpr (is_avalanching<Hasher>::value) {
-        return hash;
-    } else {
-        return mix64(hash ^ mix64(seed));
-    }
-}
-
-/// True if `Hasher` can hash a `K` with a seed.
-template <class Hasher, class K>
-inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, std::uint64_t>;
-
-/// True if `Hasher` can hash what an `InputIt` points to (the range forms of insert and contains).
-template <class Hasher, class InputIt>
-inline constexpr bool can_hash_range_v =
-    can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
-
-} // namespace detail
-
-/// The default hasher. Integers of up to 64 bits, bool, enums, float and double hash as one canonical
-/// 64-bit word by two seeded multiply-fold rounds (hasher id "MUM2"); std::string / std::string_view / C
-/// strings (interchangeably), contiguous containers (std::vector, std::array) of scalars and wider scalars
-/// by XXH3 with the seed over their canonical bytes. Accepts any key of T's family (any string type for a
-/// string T, any integer for an integer T, converted to T first), so lookups never convert. Declares
-/// itself avalanching and transparent; `format_id` is saved with filters (docs/FORMAT.md). Specialise it
-/// for your own types.
-template <class T>
-struct hash : detail::canonical_hasher<T, true> {};
-
-/// XXH3 with the seed over the canonical bytes of every key type bloom::hash<T> accepts: bloom::hash<T>
-/// before its integer path, with the same "XXH3" hasher ids. Files of integer, float or double filters
-/// saved before that path (their hasher id reads XXH3) load into filters of this hasher and answer as they
-/// did. For strings and containers it equals bloom::hash<T>.
-template <class T>
-struct xxh3_hash : detail::canonical_hasher<T, false> {};
-
-/// Adapts std::hash<T> (or any unseeded hash with std::hash's shape) to a seeded, avalanching hasher by
-/// running XXH3 with the seed over the 64-bit std::hash value. std::hash<int> is the identity on
-/// libstdc++: this adapter still gives the formula's rate on sequential integers.
-template <class T, class StdHash = std::hash<T>>
-struct std_hash_adapter {
-    /// Declares the output well mixed (XXH3 has mixed it).
-    using is_avalanching = void;
-
-    /// The wrapped unseeded hash.
-    StdHash std_hash{};
-
-    /// XXH3(seed, std::hash(value)).
-    [[nodiscard]] std::uint64_t operator()(const T& value, std::uint64_t seed) const
-        noexcept(noexcept(std_hash(value))) {
-        return detail::hash_u64(static_cast<std::uint64_t>(std_hash(value)), seed);
-    }
-};
-
-} // namespace bloom
-
-#endif // BLOOM_HASH_HPP
-
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <limits>
-#include <memory>
-#include <string>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
-namespace bloom::detail {
-
-/// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
-/// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
-/// set; a concurrent filter converts to
-/// and from the plain filter of the same layout by copying its words and counts. A filter befriends this
-/// class to grant it; users never name it.
-struct filter_access {
-    template <class Filter>
-    static bool insert(Filter& filter, std::uint64_t hash) noexcept {
-        return filter.insert_hash(hash);
-    }
-    template <class Filter>
-    [[nodiscard]] static bool contains(const Filter& filter, std::uint64_t hash) noexcept {
-        return filter.contains_hash(hash);
-    }
-    /// The distinct bits an insert of `hash` would set (classic layout).
-    template <class Filter>
-    [[nodiscard]] static std::uint64_t unset_probe_count(const Filter& filter, std::uint64_t hash) noexcept {
-        return filter.unset_probe_count(hash);
-    }
-    /// The filter's words, writable.
-    template <class Filter>
-    [[nodiscard]] static std::uint64_t* words(Filter& filter) noexcept {
-        return filter.words();
-    }
-    /// Sets what a copied filter carries besides its bits: item count and sizing targets.
-    template <class Filter>
-    static void set_counts(Filter& filter, std::uint64_t item_count, std::uint64_t expected_items,
-                           double target_false_positive_rate) noexcept {
-        filter.m_item_count = item_count;
-        filter.m_expected_items = expected_items;
-        filter.m_target_false_positive_rate = target_false_positive_rate;
-    }
-    /// A scalable filter with its parameters checked and no stage yet (a loader adds the saved ones).
-    template <class Filter, class... Args>
-    [[nodiscard]] static Filter without_stages(Args&&... args) {
-        return Filter(typename Filter::without_stages_tag{}, std::forward<Args>(args)...);
-    }
-    /// A scalable filter's stages, writable.
-    template <class Filter>
-    [[nodiscard]] static auto& stages(Filter& filter) noexcept {
-        return filter.m_stages;
-    }
-};
-
-/// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
-/// ("bit_count 1024 vs 2048, seed 1 vs 2"), unless the two shapes (probe scheme included) and seeds are
-/// equal: filters combine only then.
-inline void require_same_shape(const char* where, filter_geometry mine, std::uint64_t my_seed,
-                               filter_geometry theirs, std::uint64_t their_seed) {
-    std::string differences;
-    const auto note = [&](const char* name, std::uint64_t my_value, std::uint64_t their_value) {
-        if (my_value != their_value) {
-            differences += (differences.empty() ? "" : ", ") + std::string(name) + " " +
-                           std::to_string(my_value) + " vs " + std::to_string(their_value);
-        }
-    };
-    note("bit_count", mine.bit_count, theirs.bit_count);
-    note("hash_count", mine.hash_count, theirs.hash_count);
-    note("probe scheme", static_cast<std::uint64_t>(mine.probes), static_cast<std::uint64_t>(theirs.probes));
-    note("seed", my_seed, their_seed);
-    if (!differences.empty()) {
-        throw_invalid_argument(where, "other", "is not compatible (" + differences + ")");
-    }
-}
-
-template <class Hasher, class Allocator>
-class filter_base {
-  protected:
-    using word_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<std::uint64_t>;
-    using word_vector = std::vector<std::uint64_t, word_allocator>;
-
-  public:
-    using hasher = Hasher;
-    using allocator_type = Allocator;
-    using size_type = std::uint64_t;
-
-    /// m, the number of bits.
-    [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_bit_count; }
-    /// k, the number of bits each item sets.
-    [[nodiscard]] unsigned hash_count() const noexcept { return m_hash_count; }
-    /// The seed every hash of this filter uses; filters combine only with equal seeds.
-    [[nodiscard]] std::uint64_t seed() const noexcept { return m_seed; }
-    /// The number of items the filter was sized for.
-    [[nodiscard]] std::uint64_t expected_items() const noexcept { return m_expected_items; }
-    /// The rate the filter was sized for, reached at expected_items().
-    [[nodiscard]] double target_false_positive_rate() const noexcept { return m_target_false_positive_rate; }
-    /// How the k positions derive from an item's hash (probe_scheme::mixed unless loaded from an old file).
-    [[nodiscard]] probe_scheme probes() const noexcept { return m_probe_scheme; }
-    /// The shape: bit_count(), hash_count(), probes(); a filter built from it has the same positions.
-    [[nodiscard]] filter_geometry geometry() const noexcept {
-        return {m_bit_count, m_hash_count, m_probe_scheme};
-    }
-    /// Items inserted that were new (insert returned true). After |= or &=, whose exact count no filter
-    /// can know, the estimate from the bits, estimated_item_count() rounded (unless the result equals one
-    /// side's bits, whose count it keeps: f | f has f's count). Saved and loaded as is.
-    [[nodiscard]] std::uint64_t item_count() const noexcept { return m_item_count; }
-
-    /// Fraction of bits set, in [0, 1]. O(m / 64).
-    [[nodiscard]] double fill_ratio() const noexcept {
-        return m_bit_count == 0 ? 0.0
-                                : static_cast<double>(set_bit_count()) / static_cast<double>(m_bit_count);
-    }
-
-    /// Distinct items estimated from the bits, -(m/k) ln(1 - X/m) for X set bits (Swamidass & Baldi 2007):
-    /// right after unions and overfilling, where item_count() is not. A full filter reports (m/k) ln(2m),
-    /// finite. 0 for a moved-from filter. O(m / 64).
-    [[nodiscard]] double estimated_item_count() const noexcept {
-        return items_from_fill(set_bit_count(), m_bit_count, m_hash_count);
-    }
-
-    /// estimated_item_count() / expected_items(): 1.0 at capacity, above 1 once the rate exceeds the
-    /// target it was sized for. 0 for a moved-from filter. O(m / 64).
-    [[nodiscard]] double load_factor() const noexcept {
-        return m_bit_count == 0 || m_expected_items == 0
-                   ? 0.0
-                   : estimated_item_count() / static_cast<double>(m_expected_items);
-    }
-
-    /// Bytes of the bit array.
-    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_words.size() * sizeof(std::uint64_t); }
-    [[nodiscard]] allocator_type get_allocator() const { return allocator_type(m_words.get_allocator()); }
-    [[nodiscard]] hasher hash_function() const { return m_hasher; }
-
-    /// The packed words: bit i of the filter is bit (i % 64) of word i / 64. Bits at or past bit_count()
-    /// in the last word are always 0.
-    [[nodiscard]] const std::uint64_t* data() const noexcept { return m_words.data(); }
-    /// Number of 64-bit words, ceil(bit_count() / 64).
-    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
-
-    /// Removes every item; keeps the shape and seed. O(m / 64).
-    void clear() noexcept {
-        std::fill(m_words.begin(), m_words.end(), std::uint64_t{0});
-        m_item_count = 0;
-    }
-
-  protected:
-    [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
-        return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
-               m_probe_scheme == other.m_probe_scheme && m_seed == other.m_seed;
-    }
-
-    filter_base(filter_geometry geometry, std::uint64_t expected_items, double false_positive_rate,
-                std::uint64_t seed, const Hasher& hash_function, const Allocator& allocator)
-        : m_words(static_cast<std::size_t>(word_count_for(geometry.bit_count)), std::uint64_t{0},
-                  word_allocator(allocator)),
-          m_bit_count(geometry.bit_count), m_hash_count(geometry.hash_count), m_probe_scheme(geometry.probes),
-          m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
-          m_hasher(hash_function) {}
-
-    // The empty state: no bits, no probes, nothing held; contains() answers false, every count and rate
-    // is 0, and insert() throws (require_bits). A moved-from filter is left in it.
-    explicit filter_base(probe_scheme probes) noexcept(
-        std::is_nothrow_default_constructible_v<Hasher>&&
-            std::is_nothrow_default_constructible_v<word_allocator>)
-        : m_words(), m_bit_count(0), m_hash_count(0), m_probe_scheme(probes), m_seed(default_seed),
-          m_expected_items(0), m_target_false_positive_rate(0.0), m_hasher() {}
-
-    filter_base(const filter_base&) = default;
-    filter_base& operator=(const filter_base&) = default;
-
-    // noexcept only where true: moving, assigning and swapping a filter does the same to its hasher, which a
-    // user's hasher may do by throwing.
-    filter_base(filter_base&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
-        : m_words(std::move(other.m_words)), m_bit_count(other.m_bit_count), m_hash_count(other.m_hash_count),
-          m_probe_scheme(other.m_probe_scheme), m_seed(other.m_seed),
-          m_expected_items(other.m_expected_items),
-          m_target_false_positive_rate(other.m_target_false_positive_rate), m_item_count(other.m_item_count),
-          m_hasher(std::move(other.m_hasher)) {
-        other.reset_shape();
-    }
-
-    // Whether a move assignment cannot throw: the words move without allocating, and the hasher's move
-    // assignment cannot throw.
-    static constexpr bool nothrow_move_assignment =
-        (std::allocator_traits<word_allocator>::propagate_on_container_move_assignment::value ||
-         std::allocator_traits<word_allocator>::is_always_equal::value) &&
-        std::is_nothrow_move_assignable_v<Hasher>;
-
-    filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
-        if (this != &other) {
-            m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
-            m_words = std::move(other.m_words);
-            m_bit_count = other.m_bit_count;
-            m_hash_count = other.m_hash_count;
-            m_probe_scheme = other.m_probe_scheme;
-            m_seed = other.m_seed;
-            m_expected_items = other.m_expected_items;
-            m_target_false_positive_rate = other.m_target_false_positive_rate;
-            m_item_count = other.m_item_count;
-            other.reset_shape();
-        }
-        return *this;
-    }
-
-    ~filter_base() = default;
-
-    void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
-        using std::swap;
-        swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_words, other.m_words);
-        swap(m_bit_count, other.m_bit_count);
-        swap(m_hash_count, other.m_hash_count);
-        swap(m_probe_scheme, other.m_probe_scheme);
-        swap(m_seed, other.m_seed);
-        swap(m_expected_items, other.m_expected_items);
-        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
-        swap(m_item_count, other.m_item_count);
-    }
-
-    // After a union or an intersection the distinct items are unknowable from the counts (the two sets
-    // may overlap anywhere between not at all and completely): the count becomes the estimate from the
-    // bits, except when the result is one side's bits, whose count it keeps exactly. `other` is a filter
-    // of the same kind and hasher with any allocator: where the words live does not change what they mean.
-    // Throws std::invalid_argument from `where`, naming every difference, unless the shapes and seeds agree.
-    template <class Filter>
-    void unite(const char* where, const Filter& other) {
-        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
-        combine(other.data(), other.item_count(),
-                [](std::uint64_t mine, std::uint64_t theirs) { return mine | theirs; });
-    }
-
-    template <class Filter>
-    void intersect(const char* where, const Filter& other) {
-        require_same_shape(where, geometry(), m_seed, other.geometry(), other.seed());
-        combine(other.data(), other.item_count(),
-                [](std::uint64_t mine, std::uint64_t theirs) { return mine & theirs; });
-    }
-
-    [[nodiscard]] bool same_bits(const filter_base& other) const noexcept {
-        return same_shape(other) && m_words == other.m_words;
-    }
-
-    /// The hash of `value` the probes derive from.
-    template <class K>
-    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t hash_of(const K& value) const
-        noexcept(noexcept(seeded_hash(m_hasher, value, 0))) {
-        return seeded_hash(m_hasher, value, m_seed);
-    }
-
-    BLOOM_FORCE_INLINE void count_insert(bool was_new) noexcept { m_item_count += was_new ? 1 : 0; }
-
-    /// Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
-    BLOOM_FORCE_INLINE void require_bits(const char* where) const {
-        if (m_bit_count == 0) {
-            throw_insert_into_empty(where);
-        }
-    }
-
-    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
-    [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
-
-    word_vector m_words;
-    std::uint64_t m_bit_count;
-    unsigned m_hash_count;
-    probe_scheme m_probe_scheme;
-    std::uint64_t m_seed;
-    std::uint64_t m_expected_items;
-    double m_target_false_positive_rate;
-    std::uint64_t m_item_count = 0;
-    Hasher m_hasher;
-
-    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
-        return count_set_bits(m_words.data(), m_words.size());
-    }
-
-  private:
-    // `theirs` holds as many words as this filter (the shapes agree). It may be this filter's own words.
-    template <class Combine>
-    void combine(const std::uint64_t* theirs, std::uint64_t their_item_count,
-                 Combine&& word_of_result) noexcept {
-        bool kept_mine = true, kept_theirs = true;
-        for (std::size_t i = 0; i < m_words.size(); ++i) {
-            const std::uint64_t result = word_of_result(m_words[i], theirs[i]);
-            kept_mine = kept_mine && result == m_words[i];
-            kept_theirs = kept_theirs && result == theirs[i];
-            m_words[i] = result;
-        }
-        if (kept_mine) {
-            return;
-        }
-        m_item_count =
-            kept_theirs ? their_item_count : static_cast<std::uint64_t>(std::llround(estimated_item_count()));
-    }
-
-    void reset_shape() noexcept {
-        m_words.clear();
-        m_bit_count = 0;
-        m_hash_count = 0;
-        m_item_count = 0;
-    }
-};
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_FILTER_BASE_HPP
-
-// ======== include/bloom/detail/pipeline.hpp =========================================
-#ifndef BLOOM_DETAIL_PIPELINE_HPP
-#define BLOOM_DETAIL_PIPELINE_HPP
-
-// The bulk-operation pipeline shared by every filter: hash a window of items ahead, prefetch the cache
-// lines they will touch, and only then touch the oldest. Once a filter outgrows the cache each operation
-// waits on a memory miss; a window keeps many misses in flight at once instead of one after another.
-
-#include <cstddef>
-#include <cstdint>
-
-namespace bloom::detail {
-
-/// Hints that the cache line at `address` is about to be read (or written, if ForWrite).
-template <bool ForWrite = false>
-inline void prefetch(const void* address) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(address, ForWrite ? 1 : 0, 3);
-#else
-    (void)address;
-#endif
-}
-
-/// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
-/// process(hash) `Window` items later. Results are those of processing each item in order, one at a time
-/// (items are read once, so single-pass input iterators work).
-template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
-void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
-                        Process&& process) {
-    static_assert(Window > 0);
-    std::uint64_t pending[Window];
-    std::size_t count = 0; // hashes waiting in `pending`
-    std::size_t next = 0;  // slot for the next hash; once the window is full, also the oldest hash
-    for (; first != last; ++first) {
-        const std::uint64_t hashed = hash(*first);
-        prefetch_lines(hashed);
-        if (count == Window) {
-            process(pending[next]);
-        } else {
-            ++count;
-        }
-        pending[next] = hashed;
-        next = next + 1 == Window ? 0 : next + 1;
-    }
-    const std::size_t oldest = count == Window ? next : 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t slot = oldest + i;
-        process(pending[slot >= Window ? slot - Window : slot]);
-    }
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_PIPELINE_HPP
-
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <type_traits>
 
 namespace bloom {
 
@@ -2893,256 +3405,7 @@ namespace bloom {
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the words (rebound to std::uint64_t); the default aligns them to cache lines.
 template <class T, class Hasher = hash<T>, class Allocator = aligned_allocator<std::uint64_t, 64>>
-class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
-    using base = detail::filter_base<Hasher, Allocator>;
-
-  public:
-    /// The type of the items.
-    using value_type = T;
-
-    /// Bits each item sets under probe_scheme::one_bit_per_word, the pattern of files saved before
-    /// bits_anywhere: one per 64-bit word of its block. Under bits_anywhere it is hash_count().
-    static constexpr unsigned bits_per_item = detail::block_word_count;
-
-    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
-    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
-    /// A moved-from filter is left in this state.
-    blocked_bloom_filter() : base(empty_pattern) {}
-
-    /// A filter sized for `expected_items` at `false_positive_rate`: optimal_blocked_bit_count bits, and
-    /// optimal_blocked_hash_count bits per item anywhere in its block. Throws std::invalid_argument for zero
-    /// items, a rate outside (0, 1), or a size that cannot be held.
-    blocked_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
-                         std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
-                         const Allocator& allocator = Allocator())
-        : base(sized_for(expected_items, false_positive_rate), expected_items, false_positive_rate, seed,
-               hash_function, allocator) {}
-
-    /// A filter of an explicit shape: bit_count a non-zero multiple of 512; probes bits_anywhere (the
-    /// default) with hash_count 1 to 16, or one_bit_per_word with hash_count 8. Its expected_items() is
-    /// round(m ln 2 / k), and its target rate the blocked formula's rate there. Throws
-    /// std::invalid_argument otherwise, naming the parameter.
-    explicit blocked_bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
-                                  const Hasher& hash_function = Hasher(),
-                                  const Allocator& allocator = Allocator())
-        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
-        this->m_target_false_positive_rate = detail::unchecked_blocked_false_positive_rate(
-            this->m_bit_count, this->m_expected_items, this->m_hash_count, this->m_probe_scheme);
-    }
-
-    /// A copy: the same bits, shape, seed, counts and hasher.
-    blocked_bloom_filter(const blocked_bloom_filter&) = default;
-    /// Replaces this filter with a copy of `other`.
-    blocked_bloom_filter& operator=(const blocked_bloom_filter&) = default;
-    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
-    blocked_bloom_filter(blocked_bloom_filter&& other) noexcept(std::is_nothrow_move_constructible_v<Hasher>)
-        : base(std::move(other)) {
-        other.m_probe_scheme = empty_pattern;
-    }
-    /// Takes `other`'s bits; `other` is left empty, as a default-constructed filter.
-    blocked_bloom_filter& operator=(blocked_bloom_filter&& other) noexcept(base::nothrow_move_assignment) {
-        if (this != &other) {
-            base::operator=(std::move(other));
-            other.m_probe_scheme = empty_pattern;
-        }
-        return *this;
-    }
-    ~blocked_bloom_filter() = default;
-
-    /// Sets the item's hash_count() bits in its block. O(1), one cache line. Returns true if `value` was
-    /// definitely absent before, false if it was probably present. Throws std::logic_error if the filter is
-    /// empty (default-constructed or moved from).
-    template <class K>
-    BLOOM_FORCE_INLINE bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::blocked_bloom_filter::insert: the Hasher cannot hash "
-                      "this key type; specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits("bloom::blocked_bloom_filter::insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; the same result as inserting
-    /// them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::blocked_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits("bloom::blocked_bloom_filter::insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { detail::prefetch<true>(block_of(hash)); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// False: `value` is definitely absent. True: it is probably present. O(1), one cache line.
-    template <class K>
-    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::blocked_bloom_filter::contains: the Hasher cannot "
-                      "hash this key type; specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
-    /// prefetching. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::blocked_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { detail::prefetch<false>(block_of(hash)); },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
-
-    /// The probability that a random non-member is reported present, given the bits as they are now: the
-    /// mean over blocks of the block's fill fraction to the k (bits_anywhere: a non-member's k bits each
-    /// fall anywhere in its block), or of the product of its eight words' fill fractions
-    /// (one_bit_per_word). 0 when empty, 1 when full. O(m / 64): one popcount per word, nothing kept up to
-    /// date on insert.
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        if (this->m_probe_scheme == probe_scheme::bits_anywhere) {
-            return detail::block_fill_rate_from_bits<detail::block_word_count>(this->words(), block_count(),
-                                                                               this->m_hash_count);
-        }
-        return detail::block_rate_from_bits<64, detail::block_word_count>(this->words(), block_count());
-    }
-
-    /// Number of 512-bit blocks.
-    [[nodiscard]] std::uint64_t block_count() const noexcept {
-        return this->m_bit_count / detail::block_bits;
-    }
-
-    /// True if `other` has the same bit count, hash count, pattern and seed, so the two can be combined.
-    [[nodiscard]] bool compatible_with(const blocked_bloom_filter& other) const noexcept {
-        return this->same_shape(other);
-    }
-
-    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
-
-    void swap(blocked_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
-        this->swap_state(other);
-    }
-    /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(blocked_bloom_filter& left,
-                     blocked_bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
-        left.swap(right);
-    }
-
-    /// Union: afterwards the filter reports every item either filter held. O(m / 64).
-    /// Throws std::invalid_argument naming what differs unless compatible_with(other).
-    blocked_bloom_filter& operator|=(const blocked_bloom_filter& other) {
-        this->unite("bloom::blocked_bloom_filter::operator|=", other);
-        return *this;
-    }
-
-    /// Intersection: afterwards the filter reports (at least) the items both filters held. O(m / 64).
-    /// Throws std::invalid_argument naming what differs unless compatible_with(other).
-    blocked_bloom_filter& operator&=(const blocked_bloom_filter& other) {
-        this->intersect("bloom::blocked_bloom_filter::operator&=", other);
-        return *this;
-    }
-
-    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
-    /// hasher type never combines (a compile-time error): its bits mean different things.
-    template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator|=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
-        static_assert(std::is_same_v<OtherHasher, Hasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
-        this->unite("bloom::blocked_bloom_filter::operator|=", other);
-        return *this;
-    }
-    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
-    template <class OtherHasher, class OtherAllocator>
-    blocked_bloom_filter& operator&=(const blocked_bloom_filter<T, OtherHasher, OtherAllocator>& other) {
-        static_assert(std::is_same_v<OtherHasher, Hasher>,
-                      "bloom::blocked_bloom_filter: cannot combine filters whose Hasher types differ");
-        this->intersect("bloom::blocked_bloom_filter::operator&=", other);
-        return *this;
-    }
-
-    /// Union of two compatible filters. Throws std::invalid_argument otherwise.
-    [[nodiscard]] friend blocked_bloom_filter operator|(blocked_bloom_filter left,
-                                                        const blocked_bloom_filter& right) {
-        left |= right;
-        return left;
-    }
-    /// Intersection of two compatible filters. Throws std::invalid_argument otherwise.
-    [[nodiscard]] friend blocked_bloom_filter operator&(blocked_bloom_filter left,
-                                                        const blocked_bloom_filter& right) {
-        left &= right;
-        return left;
-    }
-
-    /// Same shape, seed and bits (item counts and sizing targets are not compared).
-    [[nodiscard]] friend bool operator==(const blocked_bloom_filter& left,
-                                         const blocked_bloom_filter& right) noexcept {
-        return left.same_bits(right);
-    }
-    /// !(left == right).
-    [[nodiscard]] friend bool operator!=(const blocked_bloom_filter& left,
-                                         const blocked_bloom_filter& right) noexcept {
-        return !(left == right);
-    }
-
-  private:
-    // The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
-    // whatever k is, where bits_anywhere with k = 0 would find everything.
-    static constexpr probe_scheme empty_pattern = probe_scheme::one_bit_per_word;
-
-    friend struct detail::filter_access;
-
-    // One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
-    // twice as fast as 16 beyond the cache).
-    static constexpr std::size_t window = 64;
-
-    [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* block_of(std::uint64_t hash) noexcept {
-        return this->words() + detail::block_offset(hash, block_count());
-    }
-    [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* block_of(std::uint64_t hash) const noexcept {
-        return this->words() + detail::block_offset(hash, block_count());
-    }
-
-    // An empty filter has no blocks: its lookups read a static empty block by its pattern (empty_pattern),
-    // which finds nothing there. The lookup selects a block pointer rather than returning early: an early
-    // return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
-    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
-    // masking the answer instead cost 5% of an in-cache lookup.
-    [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        const std::uint64_t* const block = this->m_bit_count == 0 ? detail::empty_block : block_of(hash);
-        return detail::item_in_block(block, hash, this->m_probe_scheme, this->m_hash_count);
-    }
-
-    // Callers check for an empty filter first (require_bits).
-    BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
-        const bool was_new =
-            detail::add_item_to_block(block_of(hash), hash, this->m_probe_scheme, this->m_hash_count);
-        this->count_insert(was_new);
-        return was_new;
-    }
-
-    static filter_geometry checked(filter_geometry geometry) {
-        constexpr const char* where = "bloom::blocked_bloom_filter";
-        detail::check_block_bits(where, geometry.bit_count);
-        detail::check_block_hash_count(where, geometry.hash_count, geometry.probes);
-        return geometry;
-    }
-
-    static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return detail::optimal_blocked_geometry(expected_items, false_positive_rate,
-                                                "bloom::blocked_bloom_filter");
-    }
-};
+using blocked_bloom_filter = basic_bloom_filter<T, detail::blocked_layout, Hasher, Allocator>;
 
 } // namespace bloom
 
@@ -3173,227 +3436,144 @@ class blocked_bloom_filter : public detail::filter_base<Hasher, Allocator> {
 // positions keep it past 2^32 bits. The filter cannot delete and its rate grows past its expected items:
 // watch current_false_positive_rate() (computed from the bits) or load_factor(). The range forms of
 // insert and contains hash ahead and prefetch, which pays once the filter outgrows the cache.
+//
+// It is bloom::basic_bloom_filter (the public surface, <bloom/basic_bloom_filter.hpp>) over the classic
+// layout (where the bits are, detail/classic_layout.hpp).
 
-#include <cmath>
+// ======== include/bloom/detail/classic_layout.hpp ===================================
+#ifndef BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
+#define BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
+
+// The classic layout: k probes anywhere among m bits (bloom::bloom_filter, bloom::concurrent_bloom_filter,
+// bloom::bloom_filter_view, the stages of bloom::scalable_bloom_filter). Everything that depends on where an
+// item's bits are lives here once, as static functions over a word accessor: a plain pointer (a filter's own
+// words), std::atomic words or relaxed_words (the concurrent filter), little_endian_words (a view of a saved
+// record). The filter kinds hold the words and the public surface (bloom::basic_bloom_filter).
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
 
-namespace bloom {
+namespace bloom::detail {
 
-/// A classic Bloom filter of T: a packed array of 64-bit words and k probes per item.
-/// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
-/// Allocator: allocates the words (rebound to std::uint64_t).
-template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
-class bloom_filter : public detail::filter_base<Hasher, Allocator> {
-    using base = detail::filter_base<Hasher, Allocator>;
-
-  public:
-    /// The type of the items.
-    using value_type = T;
-
-    /// An empty filter: no bits, holds nothing. contains() answers false and every count and rate is 0;
-    /// insert() throws std::logic_error, as it could not keep the item. Assign a sized filter to use it.
-    /// A moved-from filter is left in this state.
-    bloom_filter() : base(probe_scheme::mixed) {}
-
-    /// A filter sized for `expected_items` at `false_positive_rate`: optimal_bit_count bits and
-    /// optimal_hash_count probes, plus the few bits a filter of under 10^4 bits needs for its exact rate to
-    /// stay at the target (detail::optimal_geometry). Throws std::invalid_argument for zero items, a rate
-    /// outside (0, 1), or a size that cannot be held.
-    bloom_filter(std::uint64_t expected_items, double false_positive_rate, std::uint64_t seed = default_seed,
-                 const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(detail::optimal_geometry(expected_items, false_positive_rate, "bloom::bloom_filter"),
-               expected_items, false_positive_rate, seed, hash_function, allocator) {}
-
-    /// A filter of an explicit shape. Its expected_items() is the load at which that shape is optimal,
-    /// round(m ln 2 / k), and its target rate the formula's rate there.
-    /// Throws std::invalid_argument for a zero bit or hash count, or a bit count that cannot be held.
-    explicit bloom_filter(filter_geometry geometry, std::uint64_t seed = default_seed,
-                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
-        : base(checked(geometry), detail::optimal_load(geometry), 0.0, seed, hash_function, allocator) {
-        this->m_target_false_positive_rate = detail::unchecked_false_positive_rate(
-            this->m_bit_count, this->m_hash_count, this->m_expected_items);
+struct classic_layout {
+    /// The names errors use for the filters of this layout.
+    static constexpr const char* filter_name = "bloom::bloom_filter";
+    static constexpr const char* concurrent_name = "bloom::concurrent_bloom_filter";
+    static constexpr const char* view_name = "bloom::bloom_filter_view";
+    /// The record kind of the file format (docs/FORMAT.md): 1.
+    static constexpr std::uint8_t format_kind = 1;
+    /// Whether bits come in 512-bit blocks.
+    static constexpr bool has_blocks = false;
+    using default_allocator = std::allocator<std::uint64_t>;
+    /// The probe scheme of an empty filter (no bits): any finds nothing in empty_word.
+    static constexpr probe_scheme empty_probes = probe_scheme::mixed;
+    /// What an empty filter looks items up in: one zero word, probed once (lookup_geometry).
+    static constexpr const std::uint64_t* empty_words = empty_word;
+    /// The shape a lookup probes: the filter's, or for an empty one (k = 0, which would find everything)
+    /// one bit probed once. Selected per operand, with the probe scheme kept, as measured fastest.
+    [[nodiscard]] BLOOM_FORCE_INLINE static filter_geometry lookup_geometry(filter_geometry geometry,
+                                                                            bool empty) noexcept {
+        return {empty ? std::uint64_t{1} : geometry.bit_count, empty ? 1U : geometry.hash_count,
+                geometry.probes};
     }
 
-    /// Sets the k bits of `value`. O(k). Returns true if `value` was definitely absent before (some bit
-    /// was 0), false if it was probably present: one call serves "check, then add". Throws
-    /// std::logic_error if the filter is empty (default-constructed or moved from).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::bloom_filter::insert: the Hasher cannot hash this key "
-                      "type; specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits("bloom::bloom_filter::insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; the same result as inserting
-    /// them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits("bloom::bloom_filter::insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<true>(hash, this->m_hash_count); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// False: `value` is definitely absent. True: it is probably present (false positive at about
-    /// current_false_positive_rate()). O(k); a miss usually stops after the first four probes.
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::bloom_filter::contains: the Hasher cannot hash this "
-                      "key type; specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order: the same answers as
-    /// one call per value, by the same kernel, never slower. Hashes a window of items ahead and prefetches
-    /// their first four probes' lines, so many cache misses are in flight at once. Returns the output
-    /// iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<false>(hash, lookup_prefetches); },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
-
-    /// The probability that a random non-member is reported present, given the bits as they are now:
-    /// fill_ratio()^k, whatever put the bits there (overfilling, unions, duplicates). 0 when empty, 1 when
-    /// full. O(m / 64): one popcount per word, nothing kept up to date on insert.
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return detail::rate_from_fill(this->set_bit_count(), this->m_bit_count, this->m_hash_count);
-    }
-
-    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
-    [[nodiscard]] bool compatible_with(const bloom_filter& other) const noexcept {
-        return this->same_shape(other);
-    }
-
-    /// Exchanges the contents (bits, shape, seed, counts, hasher) with `other`. O(1).
-
-    void swap(bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) { this->swap_state(other); }
-    /// Exchanges the contents of `left` and `right`. O(1).
-    friend void swap(bloom_filter& left, bloom_filter& right) noexcept(std::is_nothrow_swappable_v<Hasher>) {
-        left.swap(right);
-    }
-
-    /// Union: afterwards the filter reports every item either filter held. O(m / 64).
-    /// Throws std::invalid_argument naming what differs unless compatible_with(other).
-    bloom_filter& operator|=(const bloom_filter& other) {
-        this->unite("bloom::bloom_filter::operator|=", other);
-        return *this;
-    }
-
-    /// Intersection: afterwards the filter reports (at least) the items both filters held; its rate is no
-    /// higher than either's. O(m / 64). Throws std::invalid_argument unless compatible_with(other).
-    bloom_filter& operator&=(const bloom_filter& other) {
-        this->intersect("bloom::bloom_filter::operator&=", other);
-        return *this;
-    }
-
-    /// Union with a filter of another allocator: the same as with one of this type. A filter with another
-    /// hasher type never combines (a compile-time error): its bits mean different things.
-    template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator|=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
-        static_assert(std::is_same_v<OtherHasher, Hasher>,
-                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
-        this->unite("bloom::bloom_filter::operator|=", other);
-        return *this;
-    }
-    /// Intersection with a filter of another allocator; another hasher type is a compile-time error.
-    template <class OtherHasher, class OtherAllocator>
-    bloom_filter& operator&=(const bloom_filter<T, OtherHasher, OtherAllocator>& other) {
-        static_assert(std::is_same_v<OtherHasher, Hasher>,
-                      "bloom::bloom_filter: cannot combine filters whose Hasher types differ");
-        this->intersect("bloom::bloom_filter::operator&=", other);
-        return *this;
-    }
-
-    /// Union of two compatible filters. Throws std::invalid_argument otherwise.
-    [[nodiscard]] friend bloom_filter operator|(bloom_filter left, const bloom_filter& right) {
-        left |= right;
-        return left;
-    }
-    /// Intersection of two compatible filters. Throws std::invalid_argument otherwise.
-    [[nodiscard]] friend bloom_filter operator&(bloom_filter left, const bloom_filter& right) {
-        left &= right;
-        return left;
-    }
-
-    /// Same shape, seed and bits (item counts and sizing targets are not compared).
-    [[nodiscard]] friend bool operator==(const bloom_filter& left, const bloom_filter& right) noexcept {
-        return left.same_bits(right);
-    }
-    /// !(left == right).
-    [[nodiscard]] friend bool operator!=(const bloom_filter& left, const bloom_filter& right) noexcept {
-        return !(left == right);
-    }
-
-  private:
-    friend struct detail::filter_access;
-
-    // Items in flight in the bulk pipeline. Hashing a window ahead also helps in the cache (8% on lookups at
-    // 10^4 items: the hashes no longer wait behind the probes). Windows of 4 to 32 measured the same within
-    // 2% in the cache and within the noise (5%) at 10^6 to 10^8 items.
+    /// Items in flight in the bulk pipeline. Hashing a window ahead also helps in the cache (8% on lookups
+    /// at 10^4 items: the hashes no longer wait behind the probes). Windows of 4 to 32 measured the same
+    /// within 2% in the cache and within the noise (5%) at 10^6 to 10^8 items.
     static constexpr std::size_t window = 16;
-    // Lookups prefetch the lines of the first group of probes classic_contains tests (four): a non-member
-    // stops there with probability 15/16, and a member's remaining loads go out together, behind them.
-    // Prefetching all k measured the same for members and wasted fetches on non-members.
+    /// Lookups prefetch the lines of the first group of probes contains() tests (four): a non-member stops
+    /// there with probability 15/16, and a member's remaining loads go out together, behind them.
+    /// Prefetching all k measured the same for members and wasted fetches on non-members.
     static constexpr unsigned lookup_prefetches = 4;
+    /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
+    /// setting at the same moment: a concurrent filter sets every bit with fetch_or.
+    static constexpr bool writes_under_stripe = false;
 
-    bool insert_hash(std::uint64_t hash) noexcept {
-        // Locals, not members: a store to a word may alias m_bit_count, which GCC then reloads per probe
-        // (6% of an insert at -O2; -O3 sees through it).
-        std::uint64_t* const words = this->words();
-        const std::uint64_t bit_count = this->m_bit_count;
-        const unsigned hash_count = this->m_hash_count;
-        const std::uint64_t newly_set = detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
-            std::uint64_t missing = 0;
-            for (unsigned i = 0; i < hash_count; ++i) {
-                const std::uint64_t position = probes.next(bit_count);
-                std::uint64_t& word = words[detail::word_of(position)];
-                const std::uint64_t mask = detail::mask_of(position);
-                missing |= ~word & mask;
-                word |= mask;
-            }
-            return missing;
-        });
-        const bool was_new = newly_set != 0;
-        this->count_insert(was_new);
-        return was_new;
+    /// The shape for `expected_items` at `false_positive_rate`; errors name `where`.
+    [[nodiscard]] static filter_geometry sized(std::uint64_t expected_items, double false_positive_rate,
+                                               const char* where) {
+        return optimal_geometry(expected_items, false_positive_rate, where);
+    }
+    /// `geometry` if a filter of this layout can have it; std::invalid_argument from `where` otherwise.
+    static filter_geometry checked(filter_geometry geometry, const char* where) {
+        check_bits(where, geometry.bit_count);
+        check_hashes(where, geometry.hash_count);
+        check_probes(where, geometry.probes);
+        return geometry;
+    }
+    /// The formula's rate of `geometry` holding `items`.
+    [[nodiscard]] static double shape_rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_false_positive_rate(geometry.bit_count, geometry.hash_count, items);
+    }
+    /// A shape's words: ceil(m / 64).
+    [[nodiscard]] static std::uint64_t word_count(filter_geometry geometry) noexcept {
+        return word_count_for(geometry.bit_count);
     }
 
-    // The distinct bits inserting `hash` would set: what a scalable filter asks before it lets an item into
-    // a stage. Up to 64 unset probes are told apart exactly; beyond, repeats count again (an overestimate,
-    // so the caller errs towards a new stage).
-    [[nodiscard]] std::uint64_t unset_probe_count(std::uint64_t hash) const noexcept {
-        const std::uint64_t* const words = this->words();
-        return detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+    /// True if the k bits `hash` selects are all set (classic_contains: groups of four, one branch each).
+    /// `words`: a filter's own words, or little_endian_words of a saved record.
+    template <class Words, class = std::enable_if_t<!std::is_convertible_v<Words, const atomic_word*>>>
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool contains(const Words& words, filter_geometry geometry,
+                                                          std::uint64_t hash) noexcept {
+        return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash);
+    }
+    /// The same kernel over std::atomic words, by relaxed loads.
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        return classic_contains(relaxed_words{words}, geometry.bit_count, geometry.hash_count,
+                                geometry.probes, hash);
+    }
+
+    /// Sets the k bits `hash` selects; true if one was 0. `words`: std::uint64_t* or atomic_word* (set_bits).
+    /// Word and shape are read into locals: a store to a word may alias the filter's members, which GCC then
+    /// reloads per probe (6% of an insert at -O2).
+    template <class Word>
+    static bool insert(Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        const std::uint64_t bit_count = geometry.bit_count;
+        const unsigned hash_count = geometry.hash_count;
+        return with_probes(geometry.probes, hash, [&](auto probes) {
+                   std::uint64_t missing = 0;
+                   for (unsigned i = 0; i < hash_count; ++i) {
+                       const std::uint64_t position = probes.next(bit_count);
+                       missing |= set_bits(words, word_of(position), mask_of(position));
+                   }
+                   return missing;
+               }) != 0;
+    }
+
+    /// Prefetches the lines an insert (ForWrite: all k) or a lookup (the first lookup_prefetches) reads.
+    template <bool ForWrite, class Word>
+    static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        const unsigned wanted = ForWrite ? geometry.hash_count : lookup_prefetches;
+        const unsigned count = wanted < geometry.hash_count ? wanted : geometry.hash_count;
+        with_probes(geometry.probes, hash, [&](auto probes) {
+            for (unsigned i = 0; i < count; ++i) {
+                detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
+            }
+        });
+    }
+
+    /// The rate a random non-member sees given the bits: fill^k, whatever put the bits there.
+    template <class Words>
+    [[nodiscard]] static double rate(const Words& words, std::size_t word_count,
+                                     filter_geometry geometry) noexcept {
+        return rate_from_fill(count_set_bits(words, word_count), geometry.bit_count, geometry.hash_count);
+    }
+
+    /// The distinct bits inserting `hash` would set: what a scalable filter asks before it lets an item into
+    /// a stage. Up to 64 unset probes are told apart exactly; beyond, repeats count again (an overestimate,
+    /// so the caller errs towards a new stage).
+    [[nodiscard]] static std::uint64_t unset_probe_count(const std::uint64_t* words, filter_geometry geometry,
+                                                         std::uint64_t hash) noexcept {
+        return with_probes(geometry.probes, hash, [&](auto probes) {
             constexpr unsigned tracked = 64;
             std::uint64_t unset[tracked];
             std::uint64_t count = 0;
-            for (unsigned i = 0; i < this->m_hash_count; ++i) {
-                const std::uint64_t position = probes.next(this->m_bit_count);
-                if ((words[detail::word_of(position)] & detail::mask_of(position)) != 0) {
+            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+                const std::uint64_t position = probes.next(geometry.bit_count);
+                if ((words[word_of(position)] & mask_of(position)) != 0) {
                     continue;
                 }
                 bool repeat = false;
@@ -3411,37 +3591,27 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
         });
     }
 
-    // An empty filter has no bits and no probes: its lookups probe one static zero word once, so they
-    // find nothing. Selecting the operands costs nothing measurable, where testing for k = 0 in the probe
-    // loop or returning early cost 5% of an in-cache lookup.
-    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
-        const bool empty = this->m_bit_count == 0;
-        return detail::classic_contains(empty ? detail::empty_word : this->words(),
-                                        empty ? std::uint64_t{1} : this->m_bit_count,
-                                        empty ? 1U : this->m_hash_count, this->m_probe_scheme, hash);
-    }
-
-    // Prefetches the lines of the first `count` probes of `hash` (at most k).
-    template <bool ForWrite>
-    void prefetch_probes(std::uint64_t hash, unsigned count) const noexcept {
-        const std::uint64_t* const words = this->words();
-        const std::uint64_t bit_count = this->m_bit_count;
-        const unsigned limit = count < this->m_hash_count ? count : this->m_hash_count;
-        detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
-            for (unsigned i = 0; i < limit; ++i) {
-                detail::prefetch<ForWrite>(words + detail::word_of(probes.next(bit_count)));
-            }
-        });
-    }
-
-    static filter_geometry checked(filter_geometry geometry) {
-        constexpr const char* where = "bloom::bloom_filter";
-        detail::check_bits(where, geometry.bit_count);
-        detail::check_hashes(where, geometry.hash_count);
-        detail::check_probes(where, geometry.probes);
-        return geometry;
+    /// A concurrent filter's insert stripe: the hash's middle bits (positions come from the high bits), so
+    /// stripes and positions are unrelated.
+    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry) noexcept {
+        return hash >> 20;
     }
 };
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
+
+#include <cstdint>
+#include <memory>
+
+namespace bloom {
+
+/// A classic Bloom filter of T: a packed array of 64-bit words and k probes per item.
+/// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
+/// Allocator: allocates the words (rebound to std::uint64_t).
+template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
+using bloom_filter = basic_bloom_filter<T, detail::classic_layout, Hasher, Allocator>;
 
 } // namespace bloom
 
@@ -3478,6 +3648,7 @@ class bloom_filter : public detail::filter_base<Hasher, Allocator> {
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -3488,152 +3659,8 @@ namespace bloom {
 
 namespace detail {
 
-using atomic_word = std::atomic<std::uint64_t>;
-
-/// Words read with relaxed loads, for the kernels and rates written over any word accessor.
-struct relaxed_words {
-    const atomic_word* words;
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        return words[index].load(std::memory_order_relaxed);
-    }
-};
-
-/// Words read with relaxed loads and assigned with relaxed stores, for the kernels that write through a
-/// word accessor (`words[i] = value`). Only for words no other thread writes meanwhile (the caller holds
-/// their stripe): a load and a store are not one atomic update, but lookups may read them at any time.
-struct relaxed_word_refs {
-    atomic_word* words;
-
-    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
-    struct reference {
-        atomic_word& word;
-        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
-        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
-        const reference& operator=(std::uint64_t value) const noexcept {
-            word.store(value, std::memory_order_relaxed);
-            return *this;
-        }
-    };
-    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
-};
-
-// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
-// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An insert
-// that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen by it;
-// a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
-// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
-// run concurrently), so no reader can see a bit set and later unset. The stripe locks use
-// acquire/release so that the second of two inserts of one item sees every bit the first set.
-
-/// The classic layout: k probes over m bits (bloom_filter's bits, by its probe scheme).
-struct classic_layout {
-    template <class T, class Hasher, class Allocator>
-    using plain_filter = bloom_filter<T, Hasher, Allocator>;
-    using default_allocator = std::allocator<std::uint64_t>;
-    static constexpr std::size_t window = 16;
-    /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
-    /// setting at the same moment: every bit is set with fetch_or.
-    static constexpr bool writes_under_stripe = false;
-
-    /// Selects the insert stripe: the hash's middle bits (positions come from the high bits), so
-    /// stripes and positions are unrelated.
-    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry) noexcept {
-        return hash >> 20;
-    }
-
-    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_geometry(expected_items, false_positive_rate, "bloom::concurrent_bloom_filter");
-    }
-    /// The rate a random non-member sees given the bits: fill^k (as bloom_filter's).
-    [[nodiscard]] static double rate(const atomic_word* words, std::size_t word_count,
-                                     filter_geometry geometry) noexcept {
-        return rate_from_fill(count_set_bits(relaxed_words{words}, word_count), geometry.bit_count,
-                              geometry.hash_count);
-    }
-    /// Sets the item's bits; true if one of them was 0. Loads first and fetch_ors only the words whose bit
-    /// is missing: re-inserts and shared bits then cost no locked instruction.
-    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return with_probes(geometry.probes, hash, [&](auto probes) {
-            std::uint64_t newly_set = 0;
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
-                const std::uint64_t position = probes.next(geometry.bit_count);
-                atomic_word& word = words[word_of(position)];
-                const std::uint64_t mask = mask_of(position);
-                if ((word.load(std::memory_order_relaxed) & mask) == 0) {
-                    newly_set |= ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
-                }
-            }
-            return newly_set != 0;
-        });
-    }
-    /// bloom_filter's lookup kernel over relaxed loads.
-    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
-                                       std::uint64_t hash) noexcept {
-        return classic_contains(relaxed_words{words}, geometry.bit_count, geometry.hash_count,
-                                geometry.probes, hash);
-    }
-    template <bool ForWrite>
-    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
-                              std::uint64_t hash) noexcept {
-        with_probes(geometry.probes, hash, [&](auto probes) {
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
-                prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
-            }
-        });
-    }
-};
-
-/// The blocked layout: an item's bits in one 512-bit block, by the filter's pattern (blocked_bloom_filter's
-/// bits, through the same block_offset and the same scalar kernels).
-struct blocked_layout {
-    template <class T, class Hasher, class Allocator>
-    using plain_filter = blocked_bloom_filter<T, Hasher, Allocator>;
-    using default_allocator = aligned_allocator<std::uint64_t, 64>;
-    static constexpr std::size_t window = 64;
-    /// The stripe is chosen by the block, so every writer of a block holds that block's stripe: the bits
-    /// are set with a plain load and store of each word, and no locked instruction beyond the lock.
-    static constexpr bool writes_under_stripe = true;
-
-    /// Selects the insert stripe: the block number.
-    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry geometry) noexcept {
-        return block_offset(hash, geometry.bit_count / block_bits) / block_word_count;
-    }
-
-    [[nodiscard]] static filter_geometry sized_for(std::uint64_t expected_items, double false_positive_rate) {
-        return optimal_blocked_geometry(expected_items, false_positive_rate,
-                                        "bloom::concurrent_blocked_bloom_filter");
-    }
-    /// The rate a random non-member sees given the bits (as blocked_bloom_filter's).
-    [[nodiscard]] static double rate(const atomic_word* words, std::size_t,
-                                     filter_geometry geometry) noexcept {
-        if (geometry.probes == probe_scheme::bits_anywhere) {
-            return block_fill_rate_from_bits<block_word_count>(
-                relaxed_words{words}, geometry.bit_count / block_bits, geometry.hash_count);
-        }
-        return block_rate_from_bits<64, block_word_count>(relaxed_words{words},
-                                                          geometry.bit_count / block_bits);
-    }
-    /// Sets the item's bits; true if one of them was 0. The caller holds the block's stripe, so the scalar
-    /// kernel's load and store of each word lose no other writer's bits; storing a word whose bit was set
-    /// already rewrites its value, and the line is being written anyway (the caller saw a bit missing).
-    static bool insert(atomic_word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return scalar_add_item_to_block(
-            relaxed_word_refs{words + block_offset(hash, geometry.bit_count / block_bits)}, hash,
-            geometry.probes, geometry.hash_count);
-    }
-    /// blocked_bloom_filter's scalar lookup kernel over relaxed loads (one per word, no branch per word).
-    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
-                                       std::uint64_t hash) noexcept {
-        return scalar_item_in_block(
-            relaxed_words{words + block_offset(hash, geometry.bit_count / block_bits)}, hash, geometry.probes,
-            geometry.hash_count);
-    }
-    template <bool ForWrite>
-    static void prefetch_item(const atomic_word* words, filter_geometry geometry,
-                              std::uint64_t hash) noexcept {
-        prefetch<ForWrite>(words + block_offset(hash, geometry.bit_count / block_bits));
-    }
-};
+// The stripe locks use acquire/release so that the second of two inserts of one item sees every bit the
+// first set; the words themselves are read and written relaxed (detail/atomic_words.hpp says why).
 
 /// One spin lock per cache line, so two stripes never share a line, with the count of the inserts that
 /// returned true under it. Only the lock holder writes `inserted`, so it is bumped with a plain load and
@@ -3679,7 +3706,7 @@ class basic_concurrent_bloom_filter {
     /// The allocator of the words (rebound to std::atomic<std::uint64_t>).
     using allocator_type = Allocator;
     /// The plain (single-threaded) filter with the same bits.
-    using plain_filter_type = typename Layout::template plain_filter<T, Hasher, Allocator>;
+    using plain_filter_type = basic_bloom_filter<T, Layout, Hasher, Allocator>;
 
     /// Inserts lock one of this many stripes, chosen by the item's hash.
     static constexpr std::size_t stripe_count = 256;
@@ -3696,11 +3723,30 @@ class basic_concurrent_bloom_filter {
     basic_concurrent_bloom_filter(std::uint64_t expected_items, double false_positive_rate,
                                   std::uint64_t seed = default_seed, const Hasher& hash_function = Hasher(),
                                   const Allocator& allocator = Allocator())
-        : m_allocator(allocator), m_geometry(Layout::sized_for(expected_items, false_positive_rate)),
+        : m_allocator(allocator),
+          m_geometry(Layout::sized(expected_items, false_positive_rate, Layout::concurrent_name)),
           m_seed(seed), m_expected_items(expected_items), m_target_false_positive_rate(false_positive_rate),
           m_hasher(hash_function), m_stripes(std::make_unique<detail::insert_stripe[]>(stripe_count)) {
         allocate_words(static_cast<std::size_t>(detail::word_count_for(m_geometry.bit_count)), nullptr);
     }
+
+    /// A filter sized as above holding every value of [first, last).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    basic_concurrent_bloom_filter(InputIt first, InputIt last, std::uint64_t expected_items,
+                                  double false_positive_rate, std::uint64_t seed = default_seed,
+                                  const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : basic_concurrent_bloom_filter(expected_items, false_positive_rate, seed, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter sized as above holding `values`.
+    basic_concurrent_bloom_filter(std::initializer_list<T> values, std::uint64_t expected_items,
+                                  double false_positive_rate, std::uint64_t seed = default_seed,
+                                  const Hasher& hash_function = Hasher(),
+                                  const Allocator& allocator = Allocator())
+        : basic_concurrent_bloom_filter(values.begin(), values.end(), expected_items, false_positive_rate,
+                                        seed, hash_function, allocator) {}
 
     /// A concurrent copy of `plain`: same shape, seed, bits, item count and sizing targets. O(m / 64).
     explicit basic_concurrent_bloom_filter(const plain_filter_type& plain)
@@ -3758,7 +3804,7 @@ class basic_concurrent_bloom_filter {
         static_assert(detail::can_hash_v<Hasher, K>,
                       "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
                       "specialise bloom::hash<T> or pass a Hasher");
-        require_bits("bloom::basic_concurrent_bloom_filter::insert");
+        require_bits("insert");
         return insert_hash(hash_of(value));
     }
 
@@ -3770,15 +3816,18 @@ class basic_concurrent_bloom_filter {
                       "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
                       "range's values; specialise bloom::hash<T> or pass a Hasher");
         if (first != last) {
-            require_bits("bloom::basic_concurrent_bloom_filter::insert(first, last)");
+            require_bits("insert(first, last)");
         }
         std::size_t inserted = 0;
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { Layout::template prefetch_item<true>(m_words, m_geometry, hash); },
+            [this](std::uint64_t hash) { Layout::template prefetch<true>(m_words, m_geometry, hash); },
             [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
     /// probably present. Takes no lock. O(k).
@@ -3810,7 +3859,7 @@ class basic_concurrent_bloom_filter {
         detail::pipelined_for_each<Layout::window>(
             first, last, [this](const auto& value) { return this->hash_of(value); },
             [words, geometry](std::uint64_t hash) {
-                Layout::template prefetch_item<false>(words, geometry, hash);
+                Layout::template prefetch<false>(words, geometry, hash);
             },
             [&](std::uint64_t hash) {
                 *out = Layout::contains(words, geometry, hash);
@@ -3842,8 +3891,8 @@ class basic_concurrent_bloom_filter {
     /// its count) or its bits equal `other`'s (it takes other's). O(m / 64). Throws
     /// std::invalid_argument unless compatible_with(other).
     basic_concurrent_bloom_filter& operator|=(const plain_filter_type& other) {
-        detail::require_same_shape("bloom::basic_concurrent_bloom_filter::operator|=", m_geometry, m_seed,
-                                   other.geometry(), other.seed());
+        detail::require_same_shape((std::string(Layout::concurrent_name) + "::operator|=").c_str(),
+                                   m_geometry, m_seed, other.geometry(), other.seed());
         const std::uint64_t* const words = other.data();
         bool kept_mine = true, kept_theirs = true;
         const auto merge_word = [&](std::size_t i) {
@@ -3942,7 +3991,8 @@ class basic_concurrent_bloom_filter {
     /// The probability that a random non-member is reported present given the bits as they are (read with
     /// relaxed loads while others may insert), as the plain filter's. 0 when empty. O(m / 64).
     [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return m_word_count == 0 ? 0.0 : Layout::rate(m_words, m_word_count, m_geometry);
+        return m_word_count == 0 ? 0.0
+                                 : Layout::rate(detail::relaxed_words{m_words}, m_word_count, m_geometry);
     }
     /// Bytes of the bit array (the stripe locks add stripe_count * 64 bytes).
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_word_count * sizeof(std::uint64_t); }
@@ -3993,9 +4043,9 @@ class basic_concurrent_bloom_filter {
     }
 
     // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
-    void require_bits(const char* where) const {
+    void require_bits(const char* call) const {
         if (m_word_count == 0) {
-            detail::throw_insert_into_empty(where);
+            detail::throw_insert_into_empty(Layout::concurrent_name, call);
         }
     }
 
@@ -4176,6 +4226,7 @@ struct counter_layout {
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -4186,7 +4237,7 @@ namespace bloom {
 /// A counting Bloom filter of T: counters of CounterBits bits (4, 8 or 16) packed into 64-bit words, k probes
 /// per item. Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the words (rebound to std::uint64_t).
-template <class T, class Hasher = hash<T>, std::size_t CounterBits = 4,
+template <class T, std::size_t CounterBits = 4, class Hasher = hash<T>,
           class Allocator = std::allocator<std::uint64_t>>
 class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     using base = detail::filter_base<Hasher, Allocator>;
@@ -4219,6 +4270,22 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
                                                    "bloom::counting_bloom_filter"),
                           "expected_items"),
                expected_items, false_positive_rate, seed, hash_function, allocator) {}
+
+    /// A filter sized as above holding every value of [first, last).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    counting_bloom_filter(InputIt first, InputIt last, std::uint64_t expected_items,
+                          double false_positive_rate, std::uint64_t seed = default_seed,
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : counting_bloom_filter(expected_items, false_positive_rate, seed, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter sized as above holding `values`.
+    counting_bloom_filter(std::initializer_list<T> values, std::uint64_t expected_items,
+                          double false_positive_rate, std::uint64_t seed = default_seed,
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : counting_bloom_filter(values.begin(), values.end(), expected_items, false_positive_rate, seed,
+                                hash_function, allocator) {}
 
     /// A filter of an explicit shape: geometry.bit_count counters, geometry.hash_count probes. Its
     /// expected_items() is round(m ln 2 / k) and its target rate the formula's rate there.
@@ -4261,6 +4328,9 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent (one of its counters is 0). True: it is probably present
     /// (false positive at about current_false_positive_rate()). O(k).
@@ -4406,7 +4476,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     /// Same shape, seed and counters (item counts and sizing targets are not compared).
     [[nodiscard]] friend bool operator==(const counting_bloom_filter& left,
                                          const counting_bloom_filter& right) noexcept {
-        return left.same_bits(right);
+        return left.equals(right);
     }
     /// !(left == right).
     [[nodiscard]] friend bool operator!=(const counting_bloom_filter& left,
@@ -4416,6 +4486,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
   private:
     friend struct detail::filter_access;
+
+    // For the hidden friend operator==, which is this class's friend but not its base's.
+    [[nodiscard]] bool equals(const counting_bloom_filter& other) const noexcept {
+        return this->same_bits(other);
+    }
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
     static constexpr std::size_t window = 16;
@@ -4963,6 +5038,7 @@ inline void check_padding_bits(std::uint64_t last_word, std::uint64_t storage_bi
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -4974,20 +5050,72 @@ namespace bloom {
 /// Whether opening a view verifies the record's checksum (reads every byte once) or skips it.
 enum class checksum { verify, skip };
 
-namespace detail {
-
-/// What both views share: the checked header, the payload's address, the hasher, and bulk lookups
-/// through the view's own contains (View is the derived view).
-template <class View, class Hasher>
-class filter_view_base {
+/// A read-only filter of `Layout` over a saved record in borrowed memory: the same answers as the saved
+/// basic_bloom_filter<T, Layout, Hasher>, without loading it, by the layout's own kernels over the record's
+/// little-endian words. Use it through bloom_filter_view and blocked_bloom_filter_view.
+template <class T, class Layout, class Hasher = hash<T>>
+class basic_bloom_filter_view {
   public:
+    /// The type of the items.
+    using value_type = T;
+    /// The hasher type.
     using hasher = Hasher;
+    /// The type of counts.
+    using size_type = std::uint64_t;
+
+    /// An empty view, of no record: contains() answers false and every count and rate is 0. Assign a view
+    /// of a record to use it.
+    basic_bloom_filter_view() = default;
+
+    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved filter of this
+    /// layout and Hasher. Throws bloom::format_error if they do not (wrong kind or hasher, bad sizes or
+    /// shape, checksum mismatch when `check` is checksum::verify). O(size) with the checksum, O(1) without.
+    basic_bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
+                            const Hasher& hash_function = Hasher())
+        : m_hasher(hash_function) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        m_header = detail::parse_single_record(bytes, size, Layout::view_name);
+        std::uint64_t storage_bits = 0;
+        detail::check_bit_array_header(m_header, static_cast<detail::record_kind>(Layout::format_kind),
+                                       detail::hasher_format_id<Hasher>(), 0, Layout::view_name,
+                                       storage_bits);
+        try {
+            (void)Layout::checked(geometry(), Layout::view_name);
+        } catch (const std::invalid_argument& error) {
+            detail::throw_format_error(Layout::view_name,
+                                       std::string("the saved shape is invalid: ") + error.what());
+        }
+        if (check == checksum::verify) {
+            detail::check_record_checksum(bytes, m_header, Layout::view_name);
+        }
+        m_payload = bytes + detail::record_header_bytes;
+        detail::check_padding_bits(words()[word_count() - 1], storage_bits, Layout::view_name);
+    }
+
+#if defined(__cpp_lib_span)
+    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
+    explicit basic_bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
+                                     const Hasher& hash_function = Hasher())
+        : basic_bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
+#endif
+
+    /// False: `value` is definitely absent. True: probably present. Reads the record in place (blocked:
+    /// one 64-byte block, copied into an aligned one for the SIMD kernel).
+    template <class K>
+    [[nodiscard]] bool contains(const K& value) const {
+        static_assert(detail::can_hash_v<Hasher, K>, "bloom: the view's Hasher cannot hash this key type; "
+                                                     "specialise bloom::hash<T> or pass a Hasher");
+        if (m_payload == nullptr) {
+            return false;
+        }
+        return Layout::contains(words(), geometry(), detail::seeded_hash(m_hasher, value, m_header.seed));
+    }
 
     /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
         for (; first != last; ++first, ++out) {
-            *out = static_cast<const View&>(*this).contains(*first);
+            *out = contains(*first);
         }
         return out;
     }
@@ -4995,7 +5123,11 @@ class filter_view_base {
     /// m, the number of bits.
     [[nodiscard]] std::uint64_t bit_count() const noexcept { return m_header.bit_count; }
     /// k, the number of bits each item sets.
-    [[nodiscard]] unsigned hash_count() const noexcept { return m_header.hash_count; }
+    [[nodiscard]] unsigned hash_count() const noexcept { return static_cast<unsigned>(m_header.hash_count); }
+    /// The saved filter's probe scheme (blocked: the pattern that places an item's bits in its block).
+    [[nodiscard]] probe_scheme probes() const noexcept { return static_cast<probe_scheme>(m_header.probes); }
+    /// The shape: bit_count(), hash_count(), probes().
+    [[nodiscard]] filter_geometry geometry() const noexcept { return {bit_count(), hash_count(), probes()}; }
     /// The seed the filter hashes with.
     [[nodiscard]] std::uint64_t seed() const noexcept { return m_header.seed; }
     /// The number of items the filter was sized for.
@@ -5012,11 +5144,13 @@ class filter_view_base {
     }
     /// Fraction of bits set, in [0, 1]. Reads every word: O(m / 64).
     [[nodiscard]] double fill_ratio() const noexcept {
-        return static_cast<double>(set_bit_count()) / static_cast<double>(m_header.bit_count);
+        return m_payload == nullptr ? 0.0
+                                    : static_cast<double>(set_bit_count()) / static_cast<double>(bit_count());
     }
     /// Distinct items estimated from the bits, as the saved filter's estimated_item_count(). O(m / 64).
     [[nodiscard]] double estimated_item_count() const noexcept {
-        return items_from_fill(set_bit_count(), m_header.bit_count, m_header.hash_count);
+        return m_payload == nullptr ? 0.0
+                                    : detail::items_from_fill(set_bit_count(), bit_count(), hash_count());
     }
     /// estimated_item_count() / expected_items(): 1.0 at capacity. O(m / 64).
     [[nodiscard]] double load_factor() const noexcept {
@@ -5024,161 +5158,37 @@ class filter_view_base {
                    ? 0.0
                    : estimated_item_count() / static_cast<double>(m_header.expected_items);
     }
+    /// The probability that a random non-member is reported present, from the bits, as the saved filter
+    /// reports it (classic: fill_ratio()^k; blocked: the mean of its blocks' rates). O(m / 64).
+    [[nodiscard]] double current_false_positive_rate() const noexcept {
+        return m_payload == nullptr ? 0.0 : Layout::rate(words(), word_count(), geometry());
+    }
     /// A copy of the hasher.
     [[nodiscard]] hasher hash_function() const { return m_hasher; }
 
-  protected:
-    filter_view_base(const std::byte* data, std::size_t size, checksum check, const Hasher& hash_function,
-                     record_kind kind, const char* where)
-        : m_hasher(hash_function) {
-        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
-        m_header = parse_single_record(bytes, size, where);
-        std::uint64_t storage_bits = 0;
-        check_bit_array_header(m_header, kind, hasher_format_id<Hasher>(), 0, where, storage_bits);
-        if (check == checksum::verify) {
-            check_record_checksum(bytes, m_header, where);
-        }
-        m_payload = bytes + record_header_bytes;
-        check_padding_bits(words()[word_count() - 1], storage_bits, where);
+  private:
+    [[nodiscard]] detail::little_endian_words words() const noexcept {
+        return detail::little_endian_words{m_payload};
     }
-
-    template <class K>
-    [[nodiscard]] std::uint64_t hash_of(const K& value) const {
-        static_assert(can_hash_v<Hasher, K>, "bloom: the view's Hasher cannot hash this key type; specialise "
-                                             "bloom::hash<T> or pass a Hasher");
-        return seeded_hash(m_hasher, value, m_header.seed);
-    }
-
-    [[nodiscard]] little_endian_words words() const noexcept { return little_endian_words{m_payload}; }
     [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
-        return count_set_bits(words(), word_count());
+        return detail::count_set_bits(words(), word_count());
     }
     [[nodiscard]] std::size_t word_count() const noexcept { return memory_bytes() / 8; }
 
-    record_header m_header;
+    detail::record_header m_header{};
     const unsigned char* m_payload = nullptr;
-    Hasher m_hasher;
+    Hasher m_hasher{};
 };
-
-} // namespace detail
 
 /// A read-only classic filter over a saved record in borrowed memory: the same answers as the saved
 /// bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class bloom_filter_view : public detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher> {
-    using base = detail::filter_view_base<bloom_filter_view<T, Hasher>, Hasher>;
-
-  public:
-    using base::contains;
-    /// The type of the items.
-    using value_type = T;
-
-    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
-    /// bloom_filter<T, Hasher>. Throws bloom::format_error if they do not (wrong kind or hasher, bad sizes,
-    /// checksum mismatch when `check` is checksum::verify). O(size) with the checksum, O(1) without.
-    bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
-                      const Hasher& hash_function = Hasher())
-        : base(data, size, check, hash_function, detail::record_kind::classic, "bloom::bloom_filter_view") {}
-
-#if defined(__cpp_lib_span)
-    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
-    explicit bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
-                               const Hasher& hash_function = Hasher())
-        : bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
-#endif
-
-    /// False: `value` is definitely absent. True: probably present. O(k), reading the record in place.
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        return detail::classic_contains(this->words(), this->m_header.bit_count, this->m_header.hash_count,
-                                        probes(), this->hash_of(value));
-    }
-
-    /// The saved filter's probe scheme.
-    [[nodiscard]] probe_scheme probes() const noexcept {
-        return static_cast<probe_scheme>(this->m_header.probes);
-    }
-
-    /// The probability that a random non-member is reported present, from the bits: fill_ratio()^k, as
-    /// the saved filter reports it. O(m / 64).
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        return detail::rate_from_fill(this->set_bit_count(), this->m_header.bit_count,
-                                      this->m_header.hash_count);
-    }
-};
+using bloom_filter_view = basic_bloom_filter_view<T, detail::classic_layout, Hasher>;
 
 /// A read-only blocked filter over a saved record in borrowed memory: the same answers as the saved
 /// blocked_bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
-class blocked_bloom_filter_view
-    : public detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher> {
-    using base = detail::filter_view_base<blocked_bloom_filter_view<T, Hasher>, Hasher>;
-
-  public:
-    using base::contains;
-    /// The type of the items.
-    using value_type = T;
-
-    /// A view of the record in the `size` bytes at `data`, which must hold exactly one saved
-    /// blocked_bloom_filter<T, Hasher>. Throws bloom::format_error if they do not. O(size) with the
-    /// checksum, O(1) without.
-    blocked_bloom_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
-                              const Hasher& hash_function = Hasher())
-        : base(data, size, check, hash_function, detail::record_kind::blocked,
-               "bloom::blocked_bloom_filter_view") {
-        const bool one_bit_per_word = probes() == probe_scheme::one_bit_per_word;
-        if (this->m_header.bit_count % detail::block_bits != 0 ||
-            (one_bit_per_word ? this->m_header.hash_count != detail::block_word_count
-                              : this->m_header.hash_count == 0 ||
-                                    this->m_header.hash_count > detail::max_block_hash_count)) {
-            detail::throw_format_error(
-                "bloom::blocked_bloom_filter_view",
-                std::string("a blocked filter has whole 512-bit blocks and hash_count ") +
-                    (one_bit_per_word ? "8 (one bit per word)" : "1 to 16 (bits anywhere)") +
-                    ", this one has " + std::to_string(this->m_header.bit_count) + " bits and hash_count " +
-                    std::to_string(this->m_header.hash_count));
-        }
-    }
-
-#if defined(__cpp_lib_span)
-    /// A view of the record `bytes` holds; see the pointer-and-size constructor.
-    explicit blocked_bloom_filter_view(std::span<const std::byte> bytes, checksum check = checksum::verify,
-                                       const Hasher& hash_function = Hasher())
-        : blocked_bloom_filter_view(bytes.data(), bytes.size(), check, hash_function) {}
-#endif
-
-    /// False: `value` is definitely absent. True: probably present. Reads one 64-byte block in place.
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        const std::uint64_t hash = this->hash_of(value);
-        const std::uint64_t first_word =
-            detail::block_offset(hash, this->m_header.bit_count / detail::block_bits);
-        // The record's words may sit at any address and in either byte order: copy the block into an aligned
-        // host-order one (two vector loads on x86), then run the filter's own kernel on it.
-        alignas(64) std::uint64_t block[detail::block_word_count];
-        const detail::little_endian_words words = this->words();
-        for (unsigned i = 0; i < detail::block_word_count; ++i) {
-            block[i] = words[static_cast<std::size_t>(first_word) + i];
-        }
-        return detail::item_in_block(block, hash, probes(), this->m_header.hash_count);
-    }
-
-    /// The pattern that places an item's bits in its block (see bloom::probe_scheme).
-    [[nodiscard]] probe_scheme probes() const noexcept {
-        return static_cast<probe_scheme>(this->m_header.probes);
-    }
-
-    /// The probability that a random non-member is reported present, from the bits, as the saved filter
-    /// reports it (see blocked_bloom_filter::current_false_positive_rate). O(m / 64).
-    [[nodiscard]] double current_false_positive_rate() const noexcept {
-        if (probes() == probe_scheme::bits_anywhere) {
-            return detail::block_fill_rate_from_bits<detail::block_word_count>(
-                this->words(), this->m_header.bit_count / detail::block_bits, this->m_header.hash_count);
-        }
-        return detail::block_rate_from_bits<64, detail::block_word_count>(
-            this->words(), this->m_header.bit_count / detail::block_bits);
-    }
-};
+using blocked_bloom_filter_view = basic_bloom_filter_view<T, detail::blocked_layout, Hasher>;
 
 } // namespace bloom
 
@@ -5348,6 +5358,7 @@ class mapped_file {
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -5740,6 +5751,10 @@ class split_block_filter {
   public:
     /// The type of the values: the column's physical type.
     using value_type = T;
+    /// The type of counts.
+    using size_type = std::uint64_t;
+    /// Bits each value sets: one in each of its block's eight words.
+    static constexpr unsigned bits_per_value = static_cast<unsigned>(detail::parquet_block_words);
 
     /// Bytes of one block: eight 32-bit words.
     static constexpr std::size_t bytes_per_block = detail::parquet_block_bytes;
@@ -5757,6 +5772,16 @@ class split_block_filter {
     /// (writers use powers of two, see optimal_num_bytes; readers accept any whole number of blocks).
     /// Throws std::invalid_argument naming num_bytes otherwise.
     explicit split_block_filter(std::size_t num_bytes) : m_words(checked_word_count(num_bytes), 0) {}
+
+    /// A filter of `num_bytes` bytes of bitset (as above) holding every value of [first, last).
+    template <class InputIt, class = bloom::detail::enable_if_input_iterator_t<InputIt>>
+    split_block_filter(InputIt first, InputIt last, std::size_t num_bytes) : split_block_filter(num_bytes) {
+        insert(first, last);
+    }
+
+    /// A filter of `num_bytes` bytes of bitset (as above) holding `values`.
+    split_block_filter(std::initializer_list<T> values, std::size_t num_bytes)
+        : split_block_filter(values.begin(), values.end(), num_bytes) {}
 
     /// The bitset size Parquet writers choose for `expected_items` distinct values at
     /// `false_positive_rate`: bits = -8 n / ln(1 - p^(1/8)), then the next power of two of bits / 8 bytes,
@@ -5827,8 +5852,31 @@ class split_block_filter {
         return insert_hash(hash(value));
     }
 
+    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        std::size_t inserted = 0;
+        for (; first != last; ++first) {
+            inserted += insert(*first) ? 1 : 0;
+        }
+        return inserted;
+    }
+
+    /// Inserts every value of `values`. Returns how many were definitely new.
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
+
     /// False: `value` is definitely absent. True: it is probably present. O(1).
     [[nodiscard]] bool contains(const T& value) const noexcept { return contains_hash(hash(value)); }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order. Returns the output
+    /// iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = contains(*first);
+        }
+        return out;
+    }
 
     /// For a string T: looks up any other string type without building a T. O(1).
     template <class K, std::enable_if_t<detail::parquet_accepts_string_v<T, K>, int> = 0>
@@ -5871,6 +5919,12 @@ class split_block_filter {
 
     /// Size of the bitset in bytes (the header's numBytes).
     [[nodiscard]] std::size_t num_bytes() const noexcept { return m_words.size() * sizeof(std::uint32_t); }
+    /// Bytes of the bitset, as every kind names it: num_bytes().
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return num_bytes(); }
+    /// m, the number of bits: 8 num_bytes().
+    [[nodiscard]] std::uint64_t bit_count() const noexcept { return std::uint64_t{m_words.size()} * 32; }
+    /// k, the bits each value sets: 8 (0 for an empty filter).
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_words.empty() ? 0U : bits_per_value; }
 
     /// Number of 256-bit blocks: num_bytes() / 32.
     [[nodiscard]] std::size_t block_count() const noexcept {
@@ -6075,6 +6129,7 @@ class split_block_filter {
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -6083,6 +6138,9 @@ class split_block_filter {
 
 namespace bloom {
 namespace detail {
+
+template <class Filter>
+struct record_traits;
 
 /// Stage `index` of a scalable filter before its capacity is rounded: n0 s^i items at rate p (1 - r) r^i
 /// (Almeida et al. 2007, section 4). From the closed form rather than by repeated multiplication, so no
@@ -6103,6 +6161,41 @@ struct scalable_stage_target {
 }
 
 } // namespace detail
+
+/// How a scalable filter grows, by name, so no number lands in the wrong parameter:
+///
+///     bloom::scalable_bloom_filter<std::string> seen(1'000, 0.01,
+///     bloom::scalable_options{}.with_growth_factor(4));
+///
+/// (C++20: `{.growth_factor = 4.0}`.) Defaults: s = 2 and r = 0.5, RedisBloom's, and bloom::default_seed.
+struct scalable_options {
+    /// s: stage i holds round(n0 s^i) items; in [scalable_bloom_filter::min_growth_factor,
+    /// scalable_bloom_filter::max_growth_factor].
+    double growth_factor = 2.0;
+    /// r: stage i's rate is p (1 - r) r^i; in (0, 1).
+    double tightening_ratio = 0.5;
+    /// The seed every stage's hash uses; filters combine and compare only with equal seeds.
+    std::uint64_t seed = default_seed;
+
+    /// This set of options with growth_factor `value`.
+    [[nodiscard]] constexpr scalable_options with_growth_factor(double value) const noexcept {
+        scalable_options copy = *this;
+        copy.growth_factor = value;
+        return copy;
+    }
+    /// This set of options with tightening_ratio `value`.
+    [[nodiscard]] constexpr scalable_options with_tightening_ratio(double value) const noexcept {
+        scalable_options copy = *this;
+        copy.tightening_ratio = value;
+        return copy;
+    }
+    /// This set of options with seed `value`.
+    [[nodiscard]] constexpr scalable_options with_seed(std::uint64_t value) const noexcept {
+        scalable_options copy = *this;
+        copy.seed = value;
+        return copy;
+    }
+};
 
 /// A scalable Bloom filter of T: classic bloom_filter stages of growing capacity and tightening rate.
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
@@ -6139,21 +6232,39 @@ class scalable_bloom_filter {
         : m_stages(), m_initial_capacity(0), m_false_positive_rate(0.0), m_growth_factor(2.0),
           m_tightening_ratio(0.5), m_seed(default_seed), m_hasher() {}
 
+    /// How the filter grows: growth factor, tightening ratio and seed, by name.
+    using options = scalable_options;
+
     /// A filter whose first stage holds `initial_capacity` items; stage i holds round(n0 s^i) items at rate
-    /// p (1 - r) r^i, with s = `growth_factor` and r = `tightening_ratio`, so the compound rate stays below
-    /// `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for zero capacity, a
-    /// rate or tightening ratio outside (0, 1), or a growth factor outside [min_growth_factor,
-    /// max_growth_factor] (NaN included).
+    /// p (1 - r) r^i, with s = `settings.growth_factor` and r = `settings.tightening_ratio`, so the compound
+    /// rate stays below `false_positive_rate`. Allocates the first stage. Throws std::invalid_argument for
+    /// zero capacity, a rate or tightening ratio outside (0, 1), or a growth factor outside
+    /// [min_growth_factor, max_growth_factor] (NaN included).
     scalable_bloom_filter(std::uint64_t initial_capacity, double false_positive_rate,
-                          std::uint64_t seed = default_seed, double growth_factor = 2.0,
-                          double tightening_ratio = 0.5, const Hasher& hash_function = Hasher(),
-                          const Allocator& allocator = Allocator())
+                          const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
         : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
-          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
-          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function) {
+          m_false_positive_rate(false_positive_rate), m_growth_factor(settings.growth_factor),
+          m_tightening_ratio(settings.tightening_ratio), m_seed(settings.seed), m_hasher(hash_function) {
         check_parameters();
         add_stage();
     }
+
+    /// A filter as above holding every value of [first, last) (inserted in order).
+    template <class InputIt, class = detail::enable_if_input_iterator_t<InputIt>>
+    scalable_bloom_filter(InputIt first, InputIt last, std::uint64_t initial_capacity,
+                          double false_positive_rate, const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : scalable_bloom_filter(initial_capacity, false_positive_rate, settings, hash_function, allocator) {
+        insert(first, last);
+    }
+
+    /// A filter as above holding `values`.
+    scalable_bloom_filter(std::initializer_list<T> values, std::uint64_t initial_capacity,
+                          double false_positive_rate, const scalable_options& settings = scalable_options(),
+                          const Hasher& hash_function = Hasher(), const Allocator& allocator = Allocator())
+        : scalable_bloom_filter(values.begin(), values.end(), initial_capacity, false_positive_rate, settings,
+                                hash_function, allocator) {}
 
     /// A deep copy: every stage.
     scalable_bloom_filter(const scalable_bloom_filter&) = default;
@@ -6224,6 +6335,9 @@ class scalable_bloom_filter {
         }
         return inserted;
     }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
 
     /// False: `value` is definitely absent. True: it is probably present (false positive at about
     /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
@@ -6304,6 +6418,26 @@ class scalable_bloom_filter {
         return std::isfinite(log_miss) ? -std::expm1(log_miss) : 1.0;
     }
 
+    /// m, the bits of all stages. O(stages).
+    [[nodiscard]] std::uint64_t bit_count() const noexcept {
+        std::uint64_t total = 0;
+        for (const stage_type& stage_filter : m_stages) {
+            total += stage_filter.bit_count();
+        }
+        return total;
+    }
+
+    /// Fraction of all stages' bits set, in [0, 1]; 0 when there is no stage. O(m / 64). (Each stage
+    /// reports its own; a stage's k and words are in stage(i), as the stages differ in both.)
+    [[nodiscard]] double fill_ratio() const noexcept {
+        double set = 0.0;
+        for (const stage_type& stage_filter : m_stages) {
+            set += stage_filter.fill_ratio() * static_cast<double>(stage_filter.bit_count());
+        }
+        const std::uint64_t bits = bit_count();
+        return bits == 0 ? 0.0 : set / static_cast<double>(bits);
+    }
+
     /// Bytes of all stages' bit arrays. O(stages).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         std::size_t total = 0;
@@ -6357,15 +6491,17 @@ class scalable_bloom_filter {
     }
 
   private:
-    friend struct detail::filter_access;
+    // The loader (the serialization layer) builds a filter without stages, then adds the saved ones.
+    template <class>
+    friend struct detail::record_traits;
     struct without_stages_tag {};
 
     scalable_bloom_filter(without_stages_tag, std::uint64_t initial_capacity, double false_positive_rate,
-                          std::uint64_t seed, double growth_factor, double tightening_ratio,
-                          const Hasher& hash_function, const Allocator& allocator)
+                          const scalable_options& settings, const Hasher& hash_function,
+                          const Allocator& allocator)
         : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
-          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
-          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(settings.growth_factor),
+          m_tightening_ratio(settings.tightening_ratio), m_seed(settings.seed), m_hasher(hash_function),
           m_newest_set_bits(unknown_set_bits) {
         check_parameters();
     }
@@ -7039,17 +7175,14 @@ struct bit_array_record_traits {
     }
 };
 
-template <class T, class Hasher, class Allocator>
-struct record_traits<bloom_filter<T, Hasher, Allocator>>
-    : bit_array_record_traits<bloom_filter<T, Hasher, Allocator>, record_kind::classic> {};
+template <class T, class Layout, class Hasher, class Allocator>
+struct record_traits<basic_bloom_filter<T, Layout, Hasher, Allocator>>
+    : bit_array_record_traits<basic_bloom_filter<T, Layout, Hasher, Allocator>,
+                              static_cast<record_kind>(Layout::format_kind)> {};
 
-template <class T, class Hasher, class Allocator>
-struct record_traits<blocked_bloom_filter<T, Hasher, Allocator>>
-    : bit_array_record_traits<blocked_bloom_filter<T, Hasher, Allocator>, record_kind::blocked> {};
-
-template <class T, class Hasher, std::size_t CounterBits, class Allocator>
-struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
-    : bit_array_record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>, record_kind::counting,
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+struct record_traits<counting_bloom_filter<T, CounterBits, Hasher, Allocator>>
+    : bit_array_record_traits<counting_bloom_filter<T, CounterBits, Hasher, Allocator>, record_kind::counting,
                               static_cast<unsigned>(CounterBits)> {};
 
 /// A scalable filter's payload: growth factor and tightening ratio (binary64), the stage count, then each
@@ -7196,14 +7329,15 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
         }
         filter_type filter = [&] {
             try {
-                return filter_access::without_stages<filter_type>(
-                    header.expected_items, header.target_false_positive_rate, header.seed, growth_factor,
-                    tightening_ratio, hash_function, allocator);
+                return filter_type(typename filter_type::without_stages_tag{}, header.expected_items,
+                                   header.target_false_positive_rate,
+                                   scalable_options{growth_factor, tightening_ratio, header.seed},
+                                   hash_function, allocator);
             } catch (const std::invalid_argument& error) {
                 throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
             }
         }();
-        auto& stages = filter_access::stages(filter);
+        auto& stages = filter.m_stages;
         stages.reserve(static_cast<std::size_t>(stage_count));
         std::uint64_t item_total = 0;
         for (std::uint64_t i = 0; i < stage_count; ++i) {

@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
 
     try_load<bloom::bloom_filter<std::string>>(data, size, text_key);
     try_load<bloom::blocked_bloom_filter<std::uint64_t>>(data, size, number_key);
-    try_load<bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 8>>(data, size, text_key);
-    try_load<bloom::counting_bloom_filter<std::string, bloom::hash<std::string>, 4>>(data, size, text_key);
+    try_load<bloom::counting_bloom_filter<std::string, 8>>(data, size, text_key);
+    try_load<bloom::counting_bloom_filter<std::string, 4>>(data, size, text_key);
     try_load<bloom::scalable_bloom_filter<std::uint64_t>>(data, size, number_key);
     try_load<bloom::concurrent_bloom_filter<std::string>>(data, size, text_key);
     try_view<bloom::bloom_filter_view<std::string>>(data, size, text_key);

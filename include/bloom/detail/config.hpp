@@ -52,6 +52,11 @@ throw_invalid_argument(const char* where, const char* parameter, const std::stri
         "the item; assign a sized filter to it first");
 }
 
+/// Throws std::logic_error from `kind`::`call` (e.g. "bloom::bloom_filter" and "insert"), as above.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* kind, const char* call) {
+    throw_insert_into_empty((std::string(kind) + "::" + call).c_str());
+}
+
 /// Throws std::length_error with `where: message`: a filter cannot grow any further.
 [[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
                                                                   const std::string& message) {

@@ -24,6 +24,13 @@
 #include <utility>
 #include <vector>
 
+namespace bloom {
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_bloom_filter;
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+class counting_bloom_filter;
+} // namespace bloom
+
 namespace bloom::detail {
 
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
@@ -58,16 +65,6 @@ struct filter_access {
         filter.m_expected_items = expected_items;
         filter.m_target_false_positive_rate = target_false_positive_rate;
     }
-    /// A scalable filter with its parameters checked and no stage yet (a loader adds the saved ones).
-    template <class Filter, class... Args>
-    [[nodiscard]] static Filter without_stages(Args&&... args) {
-        return Filter(typename Filter::without_stages_tag{}, std::forward<Args>(args)...);
-    }
-    /// A scalable filter's stages, writable.
-    template <class Filter>
-    [[nodiscard]] static auto& stages(Filter& filter) noexcept {
-        return filter.m_stages;
-    }
 };
 
 /// Throws std::invalid_argument from `where`, naming the parameter "other" and every difference
@@ -93,7 +90,7 @@ inline void require_same_shape(const char* where, filter_geometry mine, std::uin
 
 template <class Hasher, class Allocator>
 class filter_base {
-  protected:
+  private:
     using word_allocator = typename std::allocator_traits<Allocator>::template rebind_alloc<std::uint64_t>;
     using word_vector = std::vector<std::uint64_t, word_allocator>;
 
@@ -161,7 +158,15 @@ class filter_base {
         m_item_count = 0;
     }
 
-  protected:
+  private:
+    // The state and the helpers are the filters' own, not their users': only the kinds built on it reach
+    // them (a user deriving from a filter sees none of it).
+    template <class, class, class, class>
+    friend class bloom::basic_bloom_filter;
+    template <class, std::size_t, class, class>
+    friend class bloom::counting_bloom_filter;
+    friend struct filter_access;
+
     [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
         return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
                m_probe_scheme == other.m_probe_scheme && m_seed == other.m_seed;
@@ -273,6 +278,12 @@ class filter_base {
             throw_insert_into_empty(where);
         }
     }
+    /// As above, naming `kind`::`call`.
+    BLOOM_FORCE_INLINE void require_bits(const char* kind, const char* call) const {
+        if (m_bit_count == 0) {
+            throw_insert_into_empty(kind, call);
+        }
+    }
 
     [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t* words() noexcept { return m_words.data(); }
     [[nodiscard]] BLOOM_FORCE_INLINE const std::uint64_t* words() const noexcept { return m_words.data(); }
@@ -291,7 +302,6 @@ class filter_base {
         return count_set_bits(m_words.data(), m_words.size());
     }
 
-  private:
     // `theirs` holds as many words as this filter (the shapes agree). It may be this filter's own words.
     template <class Combine>
     void combine(const std::uint64_t* theirs, std::uint64_t their_item_count,

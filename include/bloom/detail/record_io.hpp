@@ -206,17 +206,14 @@ struct bit_array_record_traits {
     }
 };
 
-template <class T, class Hasher, class Allocator>
-struct record_traits<bloom_filter<T, Hasher, Allocator>>
-    : bit_array_record_traits<bloom_filter<T, Hasher, Allocator>, record_kind::classic> {};
+template <class T, class Layout, class Hasher, class Allocator>
+struct record_traits<basic_bloom_filter<T, Layout, Hasher, Allocator>>
+    : bit_array_record_traits<basic_bloom_filter<T, Layout, Hasher, Allocator>,
+                              static_cast<record_kind>(Layout::format_kind)> {};
 
-template <class T, class Hasher, class Allocator>
-struct record_traits<blocked_bloom_filter<T, Hasher, Allocator>>
-    : bit_array_record_traits<blocked_bloom_filter<T, Hasher, Allocator>, record_kind::blocked> {};
-
-template <class T, class Hasher, std::size_t CounterBits, class Allocator>
-struct record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>>
-    : bit_array_record_traits<counting_bloom_filter<T, Hasher, CounterBits, Allocator>, record_kind::counting,
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+struct record_traits<counting_bloom_filter<T, CounterBits, Hasher, Allocator>>
+    : bit_array_record_traits<counting_bloom_filter<T, CounterBits, Hasher, Allocator>, record_kind::counting,
                               static_cast<unsigned>(CounterBits)> {};
 
 /// A scalable filter's payload: growth factor and tightening ratio (binary64), the stage count, then each
@@ -363,14 +360,15 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
         }
         filter_type filter = [&] {
             try {
-                return filter_access::without_stages<filter_type>(
-                    header.expected_items, header.target_false_positive_rate, header.seed, growth_factor,
-                    tightening_ratio, hash_function, allocator);
+                return filter_type(typename filter_type::without_stages_tag{}, header.expected_items,
+                                   header.target_false_positive_rate,
+                                   scalable_options{growth_factor, tightening_ratio, header.seed},
+                                   hash_function, allocator);
             } catch (const std::invalid_argument& error) {
                 throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
             }
         }();
-        auto& stages = filter_access::stages(filter);
+        auto& stages = filter.m_stages;
         stages.reserve(static_cast<std::size_t>(stage_count));
         std::uint64_t item_total = 0;
         for (std::uint64_t i = 0; i < stage_count; ++i) {

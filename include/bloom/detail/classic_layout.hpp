@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
+#define BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
+
+// The classic layout: k probes anywhere among m bits (bloom::bloom_filter, bloom::concurrent_bloom_filter,
+// bloom::bloom_filter_view, the stages of bloom::scalable_bloom_filter). Everything that depends on where an
+// item's bits are lives here once, as static functions over a word accessor: a plain pointer (a filter's own
+// words), std::atomic words or relaxed_words (the concurrent filter), little_endian_words (a view of a saved
+// record). The filter kinds hold the words and the public surface (bloom::basic_bloom_filter).
+
+#include "bloom/detail/atomic_words.hpp"
+#include "bloom/detail/bit_rates.hpp"
+#include "bloom/detail/bit_words.hpp"
+#include "bloom/detail/config.hpp"
+#include "bloom/detail/pipeline.hpp"
+#include "bloom/detail/probe.hpp"
+#include "bloom/sizing.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+namespace bloom::detail {
+
+struct classic_layout {
+    /// The names errors use for the filters of this layout.
+    static constexpr const char* filter_name = "bloom::bloom_filter";
+    static constexpr const char* concurrent_name = "bloom::concurrent_bloom_filter";
+    static constexpr const char* view_name = "bloom::bloom_filter_view";
+    /// The record kind of the file format (docs/FORMAT.md): 1.
+    static constexpr std::uint8_t format_kind = 1;
+    /// Whether bits come in 512-bit blocks.
+    static constexpr bool has_blocks = false;
+    using default_allocator = std::allocator<std::uint64_t>;
+    /// The probe scheme of an empty filter (no bits): any finds nothing in empty_word.
+    static constexpr probe_scheme empty_probes = probe_scheme::mixed;
+    /// What an empty filter looks items up in: one zero word, probed once (lookup_geometry).
+    static constexpr const std::uint64_t* empty_words = empty_word;
+    /// The shape a lookup probes: the filter's, or for an empty one (k = 0, which would find everything)
+    /// one bit probed once. Selected per operand, with the probe scheme kept, as measured fastest.
+    [[nodiscard]] BLOOM_FORCE_INLINE static filter_geometry lookup_geometry(filter_geometry geometry,
+                                                                            bool empty) noexcept {
+        return {empty ? std::uint64_t{1} : geometry.bit_count, empty ? 1U : geometry.hash_count,
+                geometry.probes};
+    }
+
+    /// Items in flight in the bulk pipeline. Hashing a window ahead also helps in the cache (8% on lookups
+    /// at 10^4 items: the hashes no longer wait behind the probes). Windows of 4 to 32 measured the same
+    /// within 2% in the cache and within the noise (5%) at 10^6 to 10^8 items.
+    static constexpr std::size_t window = 16;
+    /// Lookups prefetch the lines of the first group of probes contains() tests (four): a non-member stops
+    /// there with probability 15/16, and a member's remaining loads go out together, behind them.
+    /// Prefetching all k measured the same for members and wasted fetches on non-members.
+    static constexpr unsigned lookup_prefetches = 4;
+    /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
+    /// setting at the same moment: a concurrent filter sets every bit with fetch_or.
+    static constexpr bool writes_under_stripe = false;
+
+    /// The shape for `expected_items` at `false_positive_rate`; errors name `where`.
+    [[nodiscard]] static filter_geometry sized(std::uint64_t expected_items, double false_positive_rate,
+                                               const char* where) {
+        return optimal_geometry(expected_items, false_positive_rate, where);
+    }
+    /// `geometry` if a filter of this layout can have it; std::invalid_argument from `where` otherwise.
+    static filter_geometry checked(filter_geometry geometry, const char* where) {
+        check_bits(where, geometry.bit_count);
+        check_hashes(where, geometry.hash_count);
+        check_probes(where, geometry.probes);
+        return geometry;
+    }
+    /// The formula's rate of `geometry` holding `items`.
+    [[nodiscard]] static double shape_rate(filter_geometry geometry, std::uint64_t items) noexcept {
+        return unchecked_false_positive_rate(geometry.bit_count, geometry.hash_count, items);
+    }
+    /// A shape's words: ceil(m / 64).
+    [[nodiscard]] static std::uint64_t word_count(filter_geometry geometry) noexcept {
+        return word_count_for(geometry.bit_count);
+    }
+
+    /// True if the k bits `hash` selects are all set (classic_contains: groups of four, one branch each).
+    /// `words`: a filter's own words, or little_endian_words of a saved record.
+    template <class Words, class = std::enable_if_t<!std::is_convertible_v<Words, const atomic_word*>>>
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool contains(const Words& words, filter_geometry geometry,
+                                                          std::uint64_t hash) noexcept {
+        return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash);
+    }
+    /// The same kernel over std::atomic words, by relaxed loads.
+    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
+                                       std::uint64_t hash) noexcept {
+        return classic_contains(relaxed_words{words}, geometry.bit_count, geometry.hash_count,
+                                geometry.probes, hash);
+    }
+
+    /// Sets the k bits `hash` selects; true if one was 0. `words`: std::uint64_t* or atomic_word* (set_bits).
+    /// Word and shape are read into locals: a store to a word may alias the filter's members, which GCC then
+    /// reloads per probe (6% of an insert at -O2).
+    template <class Word>
+    static bool insert(Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        const std::uint64_t bit_count = geometry.bit_count;
+        const unsigned hash_count = geometry.hash_count;
+        return with_probes(geometry.probes, hash, [&](auto probes) {
+                   std::uint64_t missing = 0;
+                   for (unsigned i = 0; i < hash_count; ++i) {
+                       const std::uint64_t position = probes.next(bit_count);
+                       missing |= set_bits(words, word_of(position), mask_of(position));
+                   }
+                   return missing;
+               }) != 0;
+    }
+
+    /// Prefetches the lines an insert (ForWrite: all k) or a lookup (the first lookup_prefetches) reads.
+    template <bool ForWrite, class Word>
+    static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        const unsigned wanted = ForWrite ? geometry.hash_count : lookup_prefetches;
+        const unsigned count = wanted < geometry.hash_count ? wanted : geometry.hash_count;
+        with_probes(geometry.probes, hash, [&](auto probes) {
+            for (unsigned i = 0; i < count; ++i) {
+                detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
+            }
+        });
+    }
+
+    /// The rate a random non-member sees given the bits: fill^k, whatever put the bits there.
+    template <class Words>
+    [[nodiscard]] static double rate(const Words& words, std::size_t word_count,
+                                     filter_geometry geometry) noexcept {
+        return rate_from_fill(count_set_bits(words, word_count), geometry.bit_count, geometry.hash_count);
+    }
+
+    /// The distinct bits inserting `hash` would set: what a scalable filter asks before it lets an item into
+    /// a stage. Up to 64 unset probes are told apart exactly; beyond, repeats count again (an overestimate,
+    /// so the caller errs towards a new stage).
+    [[nodiscard]] static std::uint64_t unset_probe_count(const std::uint64_t* words, filter_geometry geometry,
+                                                         std::uint64_t hash) noexcept {
+        return with_probes(geometry.probes, hash, [&](auto probes) {
+            constexpr unsigned tracked = 64;
+            std::uint64_t unset[tracked];
+            std::uint64_t count = 0;
+            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+                const std::uint64_t position = probes.next(geometry.bit_count);
+                if ((words[word_of(position)] & mask_of(position)) != 0) {
+                    continue;
+                }
+                bool repeat = false;
+                for (std::uint64_t j = 0; j < count && j < tracked; ++j) {
+                    repeat = repeat || unset[j] == position;
+                }
+                if (!repeat) {
+                    if (count < tracked) {
+                        unset[count] = position;
+                    }
+                    ++count;
+                }
+            }
+            return count;
+        });
+    }
+
+    /// A concurrent filter's insert stripe: the hash's middle bits (positions come from the high bits), so
+    /// stripes and positions are unrelated.
+    [[nodiscard]] static std::uint64_t stripe_key(std::uint64_t hash, filter_geometry) noexcept {
+        return hash >> 20;
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_CLASSIC_LAYOUT_HPP
