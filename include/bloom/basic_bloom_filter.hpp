@@ -257,15 +257,11 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_bits(other);
     }
 
-    // An empty filter has no bits: its lookups probe a static zero word (classic) or block (blocked) by the
-    // empty probe scheme, so they find nothing. Selecting the operands rather than returning early: an
-    // early return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
-    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
-    // masking the answer instead cost 5% of an in-cache lookup.
+    // An empty filter has no bits: Layout::lookup probes a static zero word or block instead, so it finds
+    // nothing, without an early return (see there).
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        const bool empty = this->m_bit_count == 0;
-        return Layout::contains(empty ? Layout::empty_words : this->words(),
-                                Layout::lookup_geometry(this->geometry(), empty), hash);
+        return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
+                              hash);
     }
 
     // Callers check for an empty filter first (require_bits).

@@ -2466,15 +2466,11 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return this->same_bits(other);
     }
 
-    // An empty filter has no bits: its lookups probe a static zero word (classic) or block (blocked) by the
-    // empty probe scheme, so they find nothing. Selecting the operands rather than returning early: an
-    // early return lets the compiler fold the kernel's answer into the caller's control flow, a branch on
-    // whether the item is present that mispredicts on every mixed workload (3x slower in bloom_bench);
-    // masking the answer instead cost 5% of an in-cache lookup.
+    // An empty filter has no bits: Layout::lookup probes a static zero word or block instead, so it finds
+    // nothing, without an early return (see there).
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        const bool empty = this->m_bit_count == 0;
-        return Layout::contains(empty ? Layout::empty_words : this->words(),
-                                Layout::lookup_geometry(this->geometry(), empty), hash);
+        return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
+                              hash);
     }
 
     // Callers check for an empty filter first (require_bits).
@@ -3285,15 +3281,6 @@ struct blocked_layout {
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.
     static constexpr probe_scheme empty_probes = probe_scheme::one_bit_per_word;
-    /// What an empty filter looks items up in: one zero block, by empty_probes (an empty filter's pattern).
-    static constexpr const std::uint64_t* empty_words = empty_block;
-    /// The shape a lookup probes: the filter's own; an empty one's (no blocks) selects block 0 of
-    /// empty_words.
-    [[nodiscard]] BLOOM_FORCE_INLINE static filter_geometry lookup_geometry(filter_geometry geometry,
-                                                                            bool) noexcept {
-        return geometry;
-    }
-
     /// One line per item: a long window keeps enough misses in flight (REFERENCES.md: 64 items ran about
     /// twice as fast as 16 beyond the cache).
     static constexpr std::size_t window = 64;
@@ -3336,6 +3323,19 @@ struct blocked_layout {
     [[nodiscard]] BLOOM_FORCE_INLINE static bool
     contains(const std::uint64_t* words, filter_geometry geometry, std::uint64_t hash) noexcept {
         return item_in_block(words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
+    }
+    /// A filter's lookup: contains(), or for an empty filter (no blocks; its pattern empty_probes) a static
+    /// zero block. The block pointer is selected rather than returned early from: an early return lets the
+    /// compiler fold the answer into the caller's control flow, a branch on whether the item is present
+    /// that mispredicts on every mixed workload (3x slower in bloom_bench). Selected after the block's
+    /// offset, and with the shape as separate values rather than a filter_geometry, which GCC kept on the
+    /// stack: the one_bit_per_word bulk lookups measured 14% slower with both.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool lookup(const std::uint64_t* words, std::uint64_t bit_count,
+                                                        unsigned hash_count, probe_scheme probes,
+                                                        std::uint64_t hash) noexcept {
+        const std::uint64_t* const block =
+            bit_count == 0 ? empty_block : words + block_offset(hash, bit_count / block_bits);
+        return item_in_block(block, hash, probes, hash_count);
     }
     /// The scalar kernel over relaxed loads, one per word and no branch per word.
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
@@ -3469,16 +3469,6 @@ struct classic_layout {
     using default_allocator = std::allocator<std::uint64_t>;
     /// The probe scheme of an empty filter (no bits): any finds nothing in empty_word.
     static constexpr probe_scheme empty_probes = probe_scheme::mixed;
-    /// What an empty filter looks items up in: one zero word, probed once (lookup_geometry).
-    static constexpr const std::uint64_t* empty_words = empty_word;
-    /// The shape a lookup probes: the filter's, or for an empty one (k = 0, which would find everything)
-    /// one bit probed once. Selected per operand, with the probe scheme kept, as measured fastest.
-    [[nodiscard]] BLOOM_FORCE_INLINE static filter_geometry lookup_geometry(filter_geometry geometry,
-                                                                            bool empty) noexcept {
-        return {empty ? std::uint64_t{1} : geometry.bit_count, empty ? 1U : geometry.hash_count,
-                geometry.probes};
-    }
-
     /// Items in flight in the bulk pipeline. Hashing a window ahead also helps in the cache (8% on lookups
     /// at 10^4 items: the hashes no longer wait behind the probes). Windows of 4 to 32 measured the same
     /// within 2% in the cache and within the noise (5%) at 10^6 to 10^8 items.
@@ -3518,6 +3508,18 @@ struct classic_layout {
     [[nodiscard]] BLOOM_FORCE_INLINE static bool contains(const Words& words, filter_geometry geometry,
                                                           std::uint64_t hash) noexcept {
         return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash);
+    }
+    /// A filter's lookup: contains(), or for an empty filter (no words, k = 0, which would find everything)
+    /// one probe of a static zero word. The operands are selected rather than returned early from: an early
+    /// return lets the compiler fold the answer into the caller's control flow, a branch on whether the
+    /// item is present that mispredicts on every mixed workload (3x slower in bloom_bench); testing k = 0
+    /// in the probe loop cost 5% of an in-cache lookup.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool lookup(const std::uint64_t* words, std::uint64_t bit_count,
+                                                        unsigned hash_count, probe_scheme probes,
+                                                        std::uint64_t hash) noexcept {
+        const bool empty = bit_count == 0;
+        return classic_contains(empty ? empty_word : words, empty ? std::uint64_t{1} : bit_count,
+                                empty ? 1U : hash_count, probes, hash);
     }
     /// The same kernel over std::atomic words, by relaxed loads.
     [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
