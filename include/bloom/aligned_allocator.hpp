@@ -6,6 +6,8 @@
 // boundary (C++17 aligned operator new). The blocked filter uses it by default so each 512-bit block is
 // exactly one 64-byte cache line; any other allocator works too, only slower when blocks straddle lines.
 
+#include "bloom/detail/errors.hpp"
+
 #include <cstddef>
 #include <new>
 #include <type_traits>
@@ -40,7 +42,7 @@ class aligned_allocator {
     /// Storage for `count` objects; throws std::bad_alloc on failure.
     [[nodiscard]] T* allocate(std::size_t count) {
         if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-            throw std::bad_alloc();
+            detail::throw_bad_alloc();
         }
         return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(Alignment)));
     }

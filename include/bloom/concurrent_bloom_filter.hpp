@@ -31,6 +31,7 @@
 #include "bloom/detail/atomic_words.hpp"
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/hash.hpp"

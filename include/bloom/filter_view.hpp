@@ -28,6 +28,7 @@
 #include "bloom/detail/blocked_layout.hpp"
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/classic_layout.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/file_format.hpp"
 #include "bloom/format_error.hpp"
 #include "bloom/hash.hpp"
@@ -77,12 +78,9 @@ class basic_bloom_filter_view {
         detail::check_bit_array_header(m_header, static_cast<detail::record_kind>(Layout::format_kind),
                                        detail::hasher_format_id<Hasher>(), 0, Layout::view_name,
                                        storage_bits);
-        try {
-            (void)Layout::checked(geometry(), Layout::view_name);
-        } catch (const std::invalid_argument& error) {
-            detail::throw_format_error(Layout::view_name,
-                                       std::string("the saved shape is invalid: ") + error.what());
-        }
+        detail::invalid_argument_as_format_error(Layout::view_name, "the saved shape is invalid: ", [&] {
+            return Layout::checked(geometry(), Layout::view_name);
+        });
         if (check == checksum::verify) {
             detail::check_record_checksum(bytes, m_header, Layout::view_name);
         }

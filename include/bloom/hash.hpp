@@ -27,6 +27,7 @@
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/probe.hpp"
+#include "bloom/detail/xxhash.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -40,21 +41,6 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-
-#ifndef XXH_INLINE_ALL
-#    define XXH_INLINE_ALL
-#endif
-// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics when they
-// are inlined into XXH3's long-input path (GCC bug 105593), which breaks -Werror builds with -march=native.
-#if defined(__GNUC__) && !defined(__clang__)
-#    pragma GCC diagnostic push
-#    pragma GCC diagnostic ignored "-Wuninitialized"
-#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <xxhash.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#    pragma GCC diagnostic pop
-#endif
 
 namespace bloom {
 
@@ -462,11 +448,6 @@ inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, 
 template <class Hasher, class InputIt>
 inline constexpr bool can_hash_range_v =
     can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
-
-/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
-template <class InputIt>
-using enable_if_input_iterator_t = std::enable_if_t<
-    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
 
 } // namespace detail
 

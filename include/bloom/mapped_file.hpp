@@ -21,6 +21,8 @@
 // them; to survive files that others may truncate, read them into memory (bloom::load_file of a copy,
 // or from_bytes over bytes read with read(2)) instead of mapping them.
 
+#include "bloom/detail/errors.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -105,8 +107,7 @@ class mapped_file {
 
   private:
     [[noreturn]] static void fail(const char* what, const std::filesystem::path& path, int error = errno) {
-        throw std::filesystem::filesystem_error(std::string("bloom::mapped_file: ") + what, path,
-                                                std::error_code(error, std::generic_category()));
+        detail::throw_file_error("bloom::mapped_file", what, path, error);
     }
 
     void unmap() noexcept {

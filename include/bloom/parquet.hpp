@@ -32,8 +32,10 @@
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
+#include "bloom/detail/pipeline.hpp"
+#include "bloom/detail/xxhash.hpp"
 #include "bloom/format_error.hpp"
-#include "bloom/hash.hpp" // <xxhash.h>, included the way every header needs it
 #include "bloom/sizing.hpp"
 
 #include <cmath>
@@ -78,10 +80,8 @@ inline constexpr bool parquet_accepts_string_v =
     parquet_is_string_v<T> && !std::is_same_v<std::remove_cv_t<std::remove_reference_t<K>>, T> &&
     std::is_convertible_v<const K&, std::string_view>;
 
-/// Throws bloom::format_error with `bloom::parquet::split_block_filter::read: problem`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void parquet_throw_format_error(const std::string& problem) {
-    throw format_error("bloom::parquet::split_block_filter::read: " + problem);
-}
+/// Where the reader's bloom::format_error messages come from.
+inline constexpr const char* parquet_read_where = "bloom::parquet::split_block_filter::read";
 
 /// Reverses the byte order of a 32-bit value.
 [[nodiscard]] constexpr std::uint32_t parquet_byte_swap32(std::uint32_t value) noexcept {
@@ -133,14 +133,14 @@ class parquet_thrift_reader {
 
     std::uint8_t read_byte() {
         if (m_position == m_size) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         return m_data[m_position++];
     }
 
     void skip_bytes(std::uint64_t count) {
         if (count > remaining()) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         m_position += static_cast<std::size_t>(count);
     }
@@ -152,10 +152,12 @@ class parquet_thrift_reader {
             const std::uint8_t byte = read_byte();
             if (i == 9) {
                 if ((byte & 0x80U) != 0) {
-                    parquet_throw_format_error("malformed header: varint longer than 10 bytes");
+                    bloom::detail::throw_format_error(parquet_read_where,
+                                                      "malformed header: varint longer than 10 bytes");
                 }
                 if (byte > 1) {
-                    parquet_throw_format_error("malformed header: varint overflows 64 bits");
+                    bloom::detail::throw_format_error(parquet_read_where,
+                                                      "malformed header: varint overflows 64 bits");
                 }
             }
             value |= static_cast<std::uint64_t>(byte & 0x7fU) << (7 * i);
@@ -163,15 +165,17 @@ class parquet_thrift_reader {
                 return value;
             }
         }
-        parquet_throw_format_error("malformed header: varint longer than 10 bytes"); // not reached
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "malformed header: varint longer than 10 bytes"); // not reached
     }
 
     /// A zigzag varint that must fit in `bits` bits (16 or 32), sign-extended.
     std::int32_t read_zigzag(unsigned bits) {
         const std::uint64_t raw = read_varint();
         if (raw >> bits != 0) {
-            parquet_throw_format_error("malformed header: i" + std::to_string(bits) + " varint " +
-                                       std::to_string(raw) + " is out of range");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              "malformed header: i" + std::to_string(bits) + " varint " +
+                                                  std::to_string(raw) + " is out of range");
         }
         const auto magnitude = static_cast<std::int64_t>(raw >> 1);
         return static_cast<std::int32_t>((raw & 1U) != 0 ? -magnitude - 1 : magnitude);
@@ -186,15 +190,16 @@ class parquet_thrift_reader {
             return false;
         }
         if (field.type > parquet_compact_uuid) {
-            parquet_throw_format_error("malformed header: unknown compact type " +
-                                       std::to_string(field.type));
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: unknown compact type " +
+                                                                      std::to_string(field.type));
         }
         const unsigned delta = byte >> 4;
         // Short form: the id is the previous one plus delta (1..15); long form: a zigzag i16 follows.
         field.id = delta != 0 ? last_id + static_cast<std::int32_t>(delta) : read_zigzag(16);
         if (field.id > std::numeric_limits<std::int16_t>::max()) {
-            parquet_throw_format_error("malformed header: field id " + std::to_string(field.id) +
-                                       " is out of range");
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: field id " +
+                                                                      std::to_string(field.id) +
+                                                                      " is out of range");
         }
         last_id = field.id;
         return true;
@@ -238,7 +243,8 @@ class parquet_thrift_reader {
             skip_struct(depth);
             return;
         default:
-            parquet_throw_format_error("malformed header: unknown compact type " + std::to_string(type));
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: unknown compact type " +
+                                                                      std::to_string(type));
         }
     }
 
@@ -255,15 +261,16 @@ class parquet_thrift_reader {
   private:
     static void check_depth(unsigned depth) {
         if (depth > parquet_thrift_max_depth) {
-            parquet_throw_format_error("malformed header: values nest deeper than " +
-                                       std::to_string(parquet_thrift_max_depth) + " levels");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              "malformed header: values nest deeper than " +
+                                                  std::to_string(parquet_thrift_max_depth) + " levels");
         }
     }
 
     static void check_element_type(unsigned type) {
         if (type == parquet_compact_stop || type > parquet_compact_uuid) {
-            parquet_throw_format_error("malformed header: unknown compact element type " +
-                                       std::to_string(type));
+            bloom::detail::throw_format_error(
+                parquet_read_where, "malformed header: unknown compact element type " + std::to_string(type));
         }
     }
 
@@ -279,7 +286,7 @@ class parquet_thrift_reader {
         // Every element takes at least one byte: a count beyond the input is truncated, and the loop below
         // is bounded by the input's size.
         if (count > remaining()) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         for (std::uint64_t i = 0; i < count; ++i) {
             skip(element_type, depth + 1, true);
@@ -298,7 +305,7 @@ class parquet_thrift_reader {
         check_element_type(key_type);
         check_element_type(value_type);
         if (count > remaining() / 2) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         for (std::uint64_t i = 0; i < count; ++i) {
             skip(key_type, depth + 1, true);
@@ -321,21 +328,24 @@ inline void parquet_read_union(parquet_thrift_reader& reader, const char* field_
     bool found = false;
     while (reader.read_field(last_id, field)) {
         if (field.id != 1) {
-            parquet_throw_format_error(std::string("unsupported ") + field_name + ": " + union_name +
-                                       " field " + std::to_string(field.id) + " (only " + member_name +
-                                       ", field 1, is supported)");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              std::string("unsupported ") + field_name + ": " + union_name +
+                                                  " field " + std::to_string(field.id) + " (only " +
+                                                  member_name + ", field 1, is supported)");
         }
         if (field.type != parquet_compact_struct) {
-            parquet_throw_format_error(std::string("malformed header: ") + field_name + " " + member_name +
-                                       " has compact type " + std::to_string(field.type) +
-                                       ", expected struct (12)");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              std::string("malformed header: ") + field_name + " " +
+                                                  member_name + " has compact type " +
+                                                  std::to_string(field.type) + ", expected struct (12)");
         }
         reader.skip_struct(2);
         found = true;
     }
     if (!found) {
-        parquet_throw_format_error(std::string("unsupported ") + field_name + ": the " + union_name +
-                                   " union is empty (only " + member_name + " is supported)");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          std::string("unsupported ") + field_name + ": the " + union_name +
+                                              " union is empty (only " + member_name + " is supported)");
     }
 }
 
@@ -356,11 +366,12 @@ inline std::size_t parquet_read_header(parquet_thrift_reader& reader) {
         if (field.id >= 1 && field.id <= 4) {
             const unsigned expected = field.id == 1 ? parquet_compact_i32 : parquet_compact_struct;
             if (field.type != expected) {
-                parquet_throw_format_error(
+                bloom::detail::throw_format_error(
+                    parquet_read_where,
                     "malformed header: field " + std::to_string(field.id) + " (" +
-                    names[static_cast<std::size_t>(field.id)] + ") has compact type " +
-                    std::to_string(field.type) + ", expected " +
-                    (field.id == 1 ? std::string("i32 (5)") : std::string("struct (12)")));
+                        names[static_cast<std::size_t>(field.id)] + ") has compact type " +
+                        std::to_string(field.type) + ", expected " +
+                        (field.id == 1 ? std::string("i32 (5)") : std::string("struct (12)")));
             }
         }
         switch (field.id) {
@@ -388,20 +399,24 @@ inline std::size_t parquet_read_header(parquet_thrift_reader& reader) {
     const bool has[5] = {true, has_num_bytes, has_algorithm, has_hash, has_compression};
     for (std::size_t id = 1; id <= 4; ++id) {
         if (!has[id]) {
-            parquet_throw_format_error("malformed header: required field " + std::string(names[id]) + " (" +
-                                       std::to_string(id) + ") is missing");
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: required field " +
+                                                                      std::string(names[id]) + " (" +
+                                                                      std::to_string(id) + ") is missing");
         }
     }
     if (num_bytes <= 0) {
-        parquet_throw_format_error("numBytes " + std::to_string(num_bytes) + " is not positive");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(num_bytes) + " is not positive");
     }
     const auto size = static_cast<std::size_t>(num_bytes);
     if (size % parquet_block_bytes != 0) {
-        parquet_throw_format_error("numBytes " + std::to_string(size) + " is not a multiple of 32");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(size) + " is not a multiple of 32");
     }
     if (size > parquet_max_bytes) {
-        parquet_throw_format_error("numBytes " + std::to_string(size) +
-                                   " exceeds Parquet's maximum of 134217728 (128 MiB)");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(size) +
+                                              " exceeds Parquet's maximum of 134217728 (128 MiB)");
     }
     return size;
 }
@@ -693,8 +708,9 @@ class split_block_filter {
         detail::parquet_thrift_reader reader(reinterpret_cast<const unsigned char*>(data), size);
         const std::size_t bytes = detail::parquet_read_header(reader);
         if (bytes > reader.remaining()) {
-            detail::parquet_throw_format_error("bitset truncated: header promises " + std::to_string(bytes) +
-                                               " bytes, " + std::to_string(reader.remaining()) + " remain");
+            bloom::detail::throw_format_error(
+                detail::parquet_read_where, "bitset truncated: header promises " + std::to_string(bytes) +
+                                                " bytes, " + std::to_string(reader.remaining()) + " remain");
         }
         split_block_filter filter(bytes);
         const std::byte* bits = data + reader.position();

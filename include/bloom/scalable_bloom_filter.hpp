@@ -30,6 +30,7 @@
 #include "bloom/bloom_filter.hpp"
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
@@ -447,13 +448,12 @@ class scalable_bloom_filter {
         // is as it was (the strong guarantee).
         const std::size_t stages_before = m_stages.size();
         const std::uint64_t set_bits_before = m_newest_set_bits;
-        try {
-            place(hash);
-        } catch (...) {
-            m_stages.erase(m_stages.begin() + static_cast<std::ptrdiff_t>(stages_before), m_stages.end());
-            m_newest_set_bits = set_bits_before;
-            throw;
-        }
+        detail::undo_on_error(
+            [&] { place(hash); },
+            [&] {
+                m_stages.erase(m_stages.begin() + static_cast<std::ptrdiff_t>(stages_before), m_stages.end());
+                m_newest_set_bits = set_bits_before;
+            });
     }
 
     void place(std::uint64_t hash) {

@@ -26,6 +26,7 @@
 // loading it, see <bloom/filter_view.hpp>.
 
 #include "bloom/detail/atomic_file.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/file_format.hpp"
 #include "bloom/detail/record_io.hpp"
 #include "bloom/format_error.hpp"
@@ -65,10 +66,7 @@ class stream_exceptions_suspended {
     stream_exceptions_suspended(const stream_exceptions_suspended&) = delete;
     stream_exceptions_suspended& operator=(const stream_exceptions_suspended&) = delete;
     ~stream_exceptions_suspended() {
-        try {
-            m_stream.exceptions(m_mask);
-        } catch (const std::ios_base::failure&) {
-        }
+        detail::ignore_stream_failure([&] { m_stream.exceptions(m_mask); });
     }
 
   private:
@@ -169,12 +167,12 @@ void save(const Filter& filter, std::ostream& out) {
     // Stops at the first failed write: the rest would be neither written nor worth hashing.
     const auto sink = [&out](const unsigned char* data, std::size_t size) {
         if (!out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size))) {
-            throw std::ios_base::failure("bloom::save: the stream failed while writing");
+            detail::throw_stream_failure("bloom::save: the stream failed while writing");
         }
     };
     detail::write_record(sink, filter, detail::host_word_order);
     if (!out.flush()) {
-        throw std::ios_base::failure("bloom::save: the stream failed while flushing");
+        detail::throw_stream_failure("bloom::save: the stream failed while flushing");
     }
 }
 

@@ -15,6 +15,7 @@
 // Every function validates its arguments and throws std::invalid_argument naming the parameter.
 
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/probe.hpp"
 
 #include <algorithm>

@@ -71,6 +71,208 @@
 // boundary (C++17 aligned operator new). The blocked filter uses it by default so each 512-bit block is
 // exactly one 64-byte cache line; any other allocator works too, only slower when blocks straddle lines.
 
+// ======== include/bloom/detail/errors.hpp ===========================================
+#ifndef BLOOM_DETAIL_ERRORS_HPP
+#define BLOOM_DETAIL_ERRORS_HPP
+
+// Every error the library raises, from one place. Each throw helper is [[noreturn]], out of line and cold,
+// so the callers' hot paths carry no string building. A build without exceptions (-fno-exceptions) gets the
+// same helpers, which print the message to stderr and abort, and the few places that catch (to turn one
+// error into another, or to undo a half-done step) run straight through: an error aborts before they would
+// catch it.
+
+// ======== include/bloom/detail/config.hpp ===========================================
+#ifndef BLOOM_DETAIL_CONFIG_HPP
+#define BLOOM_DETAIL_CONFIG_HPP
+
+// Configuration hooks every header shares (the error helpers are in detail/errors.hpp).
+// BLOOM_ASSERT guards internal invariants on hot paths; define it before including any bloom header to
+// route it to your own handler. By default it is the standard assert (off under NDEBUG).
+
+#ifndef BLOOM_ASSERT
+#    include <cassert>
+#    define BLOOM_ASSERT(condition) assert(condition)
+#endif
+
+namespace bloom::detail {
+
+// One noinline, cold throw site per error kind keeps the callers' code small and their hot paths free of
+// string building.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_DETAIL_NOINLINE __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#    define BLOOM_DETAIL_NOINLINE __declspec(noinline)
+#else
+#    define BLOOM_DETAIL_NOINLINE
+#endif
+
+// Hot-path helpers a filter calls once per item. At -O2, GCC's inliner leaves a template's small helpers
+// out of line once the caller is large enough, and the call then costs more than the work (a blocked
+// lookup ran 5x slower than at -O3); forcing them inline makes ordinary builds as fast as tuned ones.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_FORCE_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#    define BLOOM_FORCE_INLINE __forceinline
+#else
+#    define BLOOM_FORCE_INLINE inline
+#endif
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_CONFIG_HPP
+
+// ======== include/bloom/format_error.hpp ============================================
+#ifndef BLOOM_FORMAT_ERROR_HPP
+#define BLOOM_FORMAT_ERROR_HPP
+
+// bloom::format_error — what every loader throws when its input is not a valid filter: truncated or
+// malformed bytes, an unknown version or kind, a checksum mismatch, sizes the input cannot back. The
+// message names the problem ("bloom::load: truncated: the header promises 8192 payload bytes, 40 remain").
+
+#include <stdexcept>
+#include <string>
+
+namespace bloom {
+
+/// Serialized filter data is malformed, corrupt, or of another kind, version or hasher than asked for.
+class format_error : public std::runtime_error {
+  public:
+    /// An error whose what() is `message`.
+    explicit format_error(const std::string& message) : std::runtime_error(message) {}
+    /// An error whose what() is `message`.
+    explicit format_error(const char* message) : std::runtime_error(message) {}
+};
+
+} // namespace bloom
+
+#endif // BLOOM_FORMAT_ERROR_HPP
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <ios>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#    define BLOOM_DETAIL_HAS_EXCEPTIONS 1
+#else
+#    define BLOOM_DETAIL_HAS_EXCEPTIONS 0
+#endif
+
+namespace bloom::detail {
+
+/// Throws `error`; without exceptions, prints its message and aborts.
+template <class Error>
+[[noreturn]] BLOOM_DETAIL_NOINLINE void raise_error(const Error& error) {
+#if BLOOM_DETAIL_HAS_EXCEPTIONS
+    throw error;
+#else
+    std::fprintf(stderr, "%s\n", error.what());
+    std::fflush(stderr);
+    std::abort();
+#endif
+}
+
+/// Throws std::invalid_argument with `where: parameter message`.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
+throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
+    raise_error(std::invalid_argument(std::string(where) + ": " + parameter + " " + message));
+}
+
+/// Throws std::logic_error from `where`: an insert into an empty filter (default-constructed or moved
+/// from), which has no bits to keep the item in, so a later lookup would miss it.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* where) {
+    raise_error(std::logic_error(
+        std::string(where) + ": the filter is empty (default-constructed or moved from) and has no bits to "
+                             "hold the item; assign a sized filter to it first"));
+}
+
+/// Throws std::logic_error from `kind`::`call` (e.g. "bloom::bloom_filter" and "insert"), as above.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* kind, const char* call) {
+    throw_insert_into_empty((std::string(kind) + "::" + call).c_str());
+}
+
+/// Throws std::length_error with `where: message`: a filter cannot grow any further.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
+                                                                  const std::string& message) {
+    raise_error(std::length_error(std::string(where) + ": " + message));
+}
+
+/// Throws bloom::format_error with `where: message`: bytes that are not a valid filter.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_format_error(const char* where,
+                                                                  const std::string& message) {
+    raise_error(format_error(std::string(where) + ": " + message));
+}
+
+/// Throws std::filesystem::filesystem_error with `where: what`, the path and the system's error code.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
+throw_file_error(const char* where, const std::string& what, const std::filesystem::path& path, int error) {
+    raise_error(std::filesystem::filesystem_error(std::string(where) + ": " + what, path,
+                                                  std::error_code(error, std::generic_category())));
+}
+
+/// Throws std::ios_base::failure with `message`: a stream failed while a filter was written to it.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_stream_failure(const char* message) {
+    raise_error(std::ios_base::failure(message));
+}
+
+/// Throws std::bad_alloc: an allocator could not provide the memory.
+[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_bad_alloc() { raise_error(std::bad_alloc()); }
+
+/// Runs `build` and returns its result; a std::invalid_argument it throws becomes a bloom::format_error
+/// from `where` saying `context` and the argument's message: saved bytes that describe an invalid filter.
+template <class Build>
+decltype(auto) invalid_argument_as_format_error(const char* where, const char* context, Build&& build) {
+#if BLOOM_DETAIL_HAS_EXCEPTIONS
+    try {
+        return std::forward<Build>(build)();
+    } catch (const std::invalid_argument& error) {
+        throw_format_error(where, std::string(context) + error.what());
+    }
+#else
+    static_cast<void>(where);
+    static_cast<void>(context);
+    return std::forward<Build>(build)();
+#endif
+}
+
+/// Runs `body`; if it throws, runs `undo` and rethrows: the step leaves nothing half done.
+template <class Body, class Undo>
+void undo_on_error(Body&& body, Undo&& undo) {
+#if BLOOM_DETAIL_HAS_EXCEPTIONS
+    try {
+        std::forward<Body>(body)();
+    } catch (...) {
+        std::forward<Undo>(undo)();
+        throw;
+    }
+#else
+    static_cast<void>(undo);
+    std::forward<Body>(body)();
+#endif
+}
+
+/// Runs `body`, ignoring a std::ios_base::failure it throws (a destructor restoring a stream's mask).
+template <class Body>
+void ignore_stream_failure(Body&& body) noexcept {
+#if BLOOM_DETAIL_HAS_EXCEPTIONS
+    try {
+        std::forward<Body>(body)();
+    } catch (const std::ios_base::failure&) {
+    }
+#else
+    std::forward<Body>(body)();
+#endif
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_ERRORS_HPP
+
 #include <cstddef>
 #include <new>
 #include <type_traits>
@@ -105,7 +307,7 @@ class aligned_allocator {
     /// Storage for `count` objects; throws std::bad_alloc on failure.
     [[nodiscard]] T* allocate(std::size_t count) {
         if (count > static_cast<std::size_t>(-1) / sizeof(T)) {
-            throw std::bad_alloc();
+            detail::throw_bad_alloc();
         }
         return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(Alignment)));
     }
@@ -172,75 +374,6 @@ class aligned_allocator {
 //
 //     bloom::bloom_filter<T, Hasher, Allocator>          = basic_bloom_filter<T, detail::classic_layout, ...>
 //     bloom::blocked_bloom_filter<T, Hasher, Allocator>  = basic_bloom_filter<T, detail::blocked_layout, ...>
-
-// ======== include/bloom/detail/config.hpp ===========================================
-#ifndef BLOOM_DETAIL_CONFIG_HPP
-#define BLOOM_DETAIL_CONFIG_HPP
-
-// Configuration hooks and the error helpers every header shares.
-// BLOOM_ASSERT guards internal invariants on hot paths; define it before including any bloom header to
-// route it to your own handler. By default it is the standard assert (off under NDEBUG).
-
-#ifndef BLOOM_ASSERT
-#    include <cassert>
-#    define BLOOM_ASSERT(condition) assert(condition)
-#endif
-
-#include <stdexcept>
-#include <string>
-
-namespace bloom::detail {
-
-// One noinline, cold throw site per error kind keeps the callers' code small and their hot paths free of
-// string building.
-#if defined(__GNUC__) || defined(__clang__)
-#    define BLOOM_DETAIL_NOINLINE __attribute__((noinline, cold))
-#elif defined(_MSC_VER)
-#    define BLOOM_DETAIL_NOINLINE __declspec(noinline)
-#else
-#    define BLOOM_DETAIL_NOINLINE
-#endif
-
-// Hot-path helpers a filter calls once per item. At -O2, GCC's inliner leaves a template's small helpers
-// out of line once the caller is large enough, and the call then costs more than the work (a blocked
-// lookup ran 5x slower than at -O3); forcing them inline makes ordinary builds as fast as tuned ones.
-#if defined(__GNUC__) || defined(__clang__)
-#    define BLOOM_FORCE_INLINE inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#    define BLOOM_FORCE_INLINE __forceinline
-#else
-#    define BLOOM_FORCE_INLINE inline
-#endif
-
-/// Throws std::invalid_argument with `where: parameter message`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void
-throw_invalid_argument(const char* where, const char* parameter, const std::string& message) {
-    throw std::invalid_argument(std::string(where) + ": " + parameter + " " + message);
-}
-
-/// Throws std::logic_error from `where`: an insert into an empty filter (default-constructed or moved
-/// from), which has no bits to keep the item in, so a later lookup would miss it.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* where) {
-    throw std::logic_error(
-        std::string(where) +
-        ": the filter is empty (default-constructed or moved from) and has no bits to hold "
-        "the item; assign a sized filter to it first");
-}
-
-/// Throws std::logic_error from `kind`::`call` (e.g. "bloom::bloom_filter" and "insert"), as above.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_insert_into_empty(const char* kind, const char* call) {
-    throw_insert_into_empty((std::string(kind) + "::" + call).c_str());
-}
-
-/// Throws std::length_error with `where: message`: a filter cannot grow any further.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_length_error(const char* where,
-                                                                  const std::string& message) {
-    throw std::length_error(std::string(where) + ": " + message);
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_CONFIG_HPP
 
 // ======== include/bloom/detail/filter_base.hpp ======================================
 #ifndef BLOOM_DETAIL_FILTER_BASE_HPP
@@ -711,18 +844,14 @@ template <class Words>
 
 #endif // BLOOM_DETAIL_PROBE_HPP
 
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <functional>
-#include <iterator>
-#include <limits>
-#include <random>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
+// ======== include/bloom/detail/xxhash.hpp ===========================================
+#ifndef BLOOM_DETAIL_XXHASH_HPP
+#define BLOOM_DETAIL_XXHASH_HPP
+
+// The one place <xxhash.h> (the libxxhash-dev package, xxHash 0.8) is included, the way every header needs
+// it: inline (XXH_INLINE_ALL, so nothing is linked and the hash functions inline into the filters), and with
+// GCC's false warnings inside its intrinsics silenced. The default hasher (XXH3), the file checksums (XXH3)
+// and Parquet's hash (XXH64) all come through here.
 
 #ifndef XXH_INLINE_ALL
 #    define XXH_INLINE_ALL
@@ -738,6 +867,21 @@ template <class Words>
 #if defined(__GNUC__) && !defined(__clang__)
 #    pragma GCC diagnostic pop
 #endif
+
+#endif // BLOOM_DETAIL_XXHASH_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace bloom {
 
@@ -1145,11 +1289,6 @@ inline constexpr bool can_hash_v = std::is_invocable_v<const Hasher&, const K&, 
 template <class Hasher, class InputIt>
 inline constexpr bool can_hash_range_v =
     can_hash_v<Hasher, std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<InputIt&>())>>>;
-
-/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
-template <class InputIt>
-using enable_if_input_iterator_t = std::enable_if_t<
-    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
 
 } // namespace detail
 
@@ -2183,6 +2322,8 @@ class filter_base {
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace bloom::detail {
 
@@ -2223,6 +2364,11 @@ void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& pre
         process(pending[slot >= Window ? slot - Window : slot]);
     }
 }
+
+/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
+template <class InputIt>
+using enable_if_input_iterator_t = std::enable_if_t<
+    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
 
 } // namespace bloom::detail
 
@@ -4690,32 +4836,6 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 // checksum over both. Everything here reads and writes bytes, never host words, so a file is the same on
 // every platform; parse_header trusts nothing it has not checked against the bytes it was given.
 
-// ======== include/bloom/format_error.hpp ============================================
-#ifndef BLOOM_FORMAT_ERROR_HPP
-#define BLOOM_FORMAT_ERROR_HPP
-
-// bloom::format_error — what every loader throws when its input is not a valid filter: truncated or
-// malformed bytes, an unknown version or kind, a checksum mismatch, sizes the input cannot back. The
-// message names the problem ("bloom::load: truncated: the header promises 8192 payload bytes, 40 remain").
-
-#include <stdexcept>
-#include <string>
-
-namespace bloom {
-
-/// Serialized filter data is malformed, corrupt, or of another kind, version or hasher than asked for.
-class format_error : public std::runtime_error {
-  public:
-    /// An error whose what() is `message`.
-    explicit format_error(const std::string& message) : std::runtime_error(message) {}
-    /// An error whose what() is `message`.
-    explicit format_error(const char* message) : std::runtime_error(message) {}
-};
-
-} // namespace bloom
-
-#endif // BLOOM_FORMAT_ERROR_HPP
-
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -4783,12 +4903,6 @@ template <class Hasher>
         "bloom: saving, loading or viewing a filter needs a Hasher with a stable id: declare "
         "`static constexpr std::uint64_t format_id = ...;` in your Hasher (bloom::hash<T> has one)");
     return static_cast<std::uint64_t>(Hasher::format_id);
-}
-
-/// Throws bloom::format_error with `where: message`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_format_error(const char* where,
-                                                                  const std::string& message) {
-    throw format_error(std::string(where) + ": " + message);
 }
 
 [[nodiscard]] inline std::uint64_t checksum_of(const void* data, std::size_t size) noexcept {
@@ -5081,12 +5195,9 @@ class basic_bloom_filter_view {
         detail::check_bit_array_header(m_header, static_cast<detail::record_kind>(Layout::format_kind),
                                        detail::hasher_format_id<Hasher>(), 0, Layout::view_name,
                                        storage_bits);
-        try {
-            (void)Layout::checked(geometry(), Layout::view_name);
-        } catch (const std::invalid_argument& error) {
-            detail::throw_format_error(Layout::view_name,
-                                       std::string("the saved shape is invalid: ") + error.what());
-        }
+        detail::invalid_argument_as_format_error(Layout::view_name, "the saved shape is invalid: ", [&] {
+            return Layout::checked(geometry(), Layout::view_name);
+        });
         if (check == checksum::verify) {
             detail::check_record_checksum(bytes, m_header, Layout::view_name);
         }
@@ -5303,8 +5414,7 @@ class mapped_file {
 
   private:
     [[noreturn]] static void fail(const char* what, const std::filesystem::path& path, int error = errno) {
-        throw std::filesystem::filesystem_error(std::string("bloom::mapped_file: ") + what, path,
-                                                std::error_code(error, std::generic_category()));
+        detail::throw_file_error("bloom::mapped_file", what, path, error);
     }
 
     void unmap() noexcept {
@@ -5398,10 +5508,8 @@ inline constexpr bool parquet_accepts_string_v =
     parquet_is_string_v<T> && !std::is_same_v<std::remove_cv_t<std::remove_reference_t<K>>, T> &&
     std::is_convertible_v<const K&, std::string_view>;
 
-/// Throws bloom::format_error with `bloom::parquet::split_block_filter::read: problem`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void parquet_throw_format_error(const std::string& problem) {
-    throw format_error("bloom::parquet::split_block_filter::read: " + problem);
-}
+/// Where the reader's bloom::format_error messages come from.
+inline constexpr const char* parquet_read_where = "bloom::parquet::split_block_filter::read";
 
 /// Reverses the byte order of a 32-bit value.
 [[nodiscard]] constexpr std::uint32_t parquet_byte_swap32(std::uint32_t value) noexcept {
@@ -5453,14 +5561,14 @@ class parquet_thrift_reader {
 
     std::uint8_t read_byte() {
         if (m_position == m_size) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         return m_data[m_position++];
     }
 
     void skip_bytes(std::uint64_t count) {
         if (count > remaining()) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         m_position += static_cast<std::size_t>(count);
     }
@@ -5472,10 +5580,12 @@ class parquet_thrift_reader {
             const std::uint8_t byte = read_byte();
             if (i == 9) {
                 if ((byte & 0x80U) != 0) {
-                    parquet_throw_format_error("malformed header: varint longer than 10 bytes");
+                    bloom::detail::throw_format_error(parquet_read_where,
+                                                      "malformed header: varint longer than 10 bytes");
                 }
                 if (byte > 1) {
-                    parquet_throw_format_error("malformed header: varint overflows 64 bits");
+                    bloom::detail::throw_format_error(parquet_read_where,
+                                                      "malformed header: varint overflows 64 bits");
                 }
             }
             value |= static_cast<std::uint64_t>(byte & 0x7fU) << (7 * i);
@@ -5483,15 +5593,17 @@ class parquet_thrift_reader {
                 return value;
             }
         }
-        parquet_throw_format_error("malformed header: varint longer than 10 bytes"); // not reached
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "malformed header: varint longer than 10 bytes"); // not reached
     }
 
     /// A zigzag varint that must fit in `bits` bits (16 or 32), sign-extended.
     std::int32_t read_zigzag(unsigned bits) {
         const std::uint64_t raw = read_varint();
         if (raw >> bits != 0) {
-            parquet_throw_format_error("malformed header: i" + std::to_string(bits) + " varint " +
-                                       std::to_string(raw) + " is out of range");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              "malformed header: i" + std::to_string(bits) + " varint " +
+                                                  std::to_string(raw) + " is out of range");
         }
         const auto magnitude = static_cast<std::int64_t>(raw >> 1);
         return static_cast<std::int32_t>((raw & 1U) != 0 ? -magnitude - 1 : magnitude);
@@ -5506,15 +5618,16 @@ class parquet_thrift_reader {
             return false;
         }
         if (field.type > parquet_compact_uuid) {
-            parquet_throw_format_error("malformed header: unknown compact type " +
-                                       std::to_string(field.type));
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: unknown compact type " +
+                                                                      std::to_string(field.type));
         }
         const unsigned delta = byte >> 4;
         // Short form: the id is the previous one plus delta (1..15); long form: a zigzag i16 follows.
         field.id = delta != 0 ? last_id + static_cast<std::int32_t>(delta) : read_zigzag(16);
         if (field.id > std::numeric_limits<std::int16_t>::max()) {
-            parquet_throw_format_error("malformed header: field id " + std::to_string(field.id) +
-                                       " is out of range");
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: field id " +
+                                                                      std::to_string(field.id) +
+                                                                      " is out of range");
         }
         last_id = field.id;
         return true;
@@ -5558,7 +5671,8 @@ class parquet_thrift_reader {
             skip_struct(depth);
             return;
         default:
-            parquet_throw_format_error("malformed header: unknown compact type " + std::to_string(type));
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: unknown compact type " +
+                                                                      std::to_string(type));
         }
     }
 
@@ -5575,15 +5689,16 @@ class parquet_thrift_reader {
   private:
     static void check_depth(unsigned depth) {
         if (depth > parquet_thrift_max_depth) {
-            parquet_throw_format_error("malformed header: values nest deeper than " +
-                                       std::to_string(parquet_thrift_max_depth) + " levels");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              "malformed header: values nest deeper than " +
+                                                  std::to_string(parquet_thrift_max_depth) + " levels");
         }
     }
 
     static void check_element_type(unsigned type) {
         if (type == parquet_compact_stop || type > parquet_compact_uuid) {
-            parquet_throw_format_error("malformed header: unknown compact element type " +
-                                       std::to_string(type));
+            bloom::detail::throw_format_error(
+                parquet_read_where, "malformed header: unknown compact element type " + std::to_string(type));
         }
     }
 
@@ -5599,7 +5714,7 @@ class parquet_thrift_reader {
         // Every element takes at least one byte: a count beyond the input is truncated, and the loop below
         // is bounded by the input's size.
         if (count > remaining()) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         for (std::uint64_t i = 0; i < count; ++i) {
             skip(element_type, depth + 1, true);
@@ -5618,7 +5733,7 @@ class parquet_thrift_reader {
         check_element_type(key_type);
         check_element_type(value_type);
         if (count > remaining() / 2) {
-            parquet_throw_format_error("truncated header");
+            bloom::detail::throw_format_error(parquet_read_where, "truncated header");
         }
         for (std::uint64_t i = 0; i < count; ++i) {
             skip(key_type, depth + 1, true);
@@ -5641,21 +5756,24 @@ inline void parquet_read_union(parquet_thrift_reader& reader, const char* field_
     bool found = false;
     while (reader.read_field(last_id, field)) {
         if (field.id != 1) {
-            parquet_throw_format_error(std::string("unsupported ") + field_name + ": " + union_name +
-                                       " field " + std::to_string(field.id) + " (only " + member_name +
-                                       ", field 1, is supported)");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              std::string("unsupported ") + field_name + ": " + union_name +
+                                                  " field " + std::to_string(field.id) + " (only " +
+                                                  member_name + ", field 1, is supported)");
         }
         if (field.type != parquet_compact_struct) {
-            parquet_throw_format_error(std::string("malformed header: ") + field_name + " " + member_name +
-                                       " has compact type " + std::to_string(field.type) +
-                                       ", expected struct (12)");
+            bloom::detail::throw_format_error(parquet_read_where,
+                                              std::string("malformed header: ") + field_name + " " +
+                                                  member_name + " has compact type " +
+                                                  std::to_string(field.type) + ", expected struct (12)");
         }
         reader.skip_struct(2);
         found = true;
     }
     if (!found) {
-        parquet_throw_format_error(std::string("unsupported ") + field_name + ": the " + union_name +
-                                   " union is empty (only " + member_name + " is supported)");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          std::string("unsupported ") + field_name + ": the " + union_name +
+                                              " union is empty (only " + member_name + " is supported)");
     }
 }
 
@@ -5676,11 +5794,12 @@ inline std::size_t parquet_read_header(parquet_thrift_reader& reader) {
         if (field.id >= 1 && field.id <= 4) {
             const unsigned expected = field.id == 1 ? parquet_compact_i32 : parquet_compact_struct;
             if (field.type != expected) {
-                parquet_throw_format_error(
+                bloom::detail::throw_format_error(
+                    parquet_read_where,
                     "malformed header: field " + std::to_string(field.id) + " (" +
-                    names[static_cast<std::size_t>(field.id)] + ") has compact type " +
-                    std::to_string(field.type) + ", expected " +
-                    (field.id == 1 ? std::string("i32 (5)") : std::string("struct (12)")));
+                        names[static_cast<std::size_t>(field.id)] + ") has compact type " +
+                        std::to_string(field.type) + ", expected " +
+                        (field.id == 1 ? std::string("i32 (5)") : std::string("struct (12)")));
             }
         }
         switch (field.id) {
@@ -5708,20 +5827,24 @@ inline std::size_t parquet_read_header(parquet_thrift_reader& reader) {
     const bool has[5] = {true, has_num_bytes, has_algorithm, has_hash, has_compression};
     for (std::size_t id = 1; id <= 4; ++id) {
         if (!has[id]) {
-            parquet_throw_format_error("malformed header: required field " + std::string(names[id]) + " (" +
-                                       std::to_string(id) + ") is missing");
+            bloom::detail::throw_format_error(parquet_read_where, "malformed header: required field " +
+                                                                      std::string(names[id]) + " (" +
+                                                                      std::to_string(id) + ") is missing");
         }
     }
     if (num_bytes <= 0) {
-        parquet_throw_format_error("numBytes " + std::to_string(num_bytes) + " is not positive");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(num_bytes) + " is not positive");
     }
     const auto size = static_cast<std::size_t>(num_bytes);
     if (size % parquet_block_bytes != 0) {
-        parquet_throw_format_error("numBytes " + std::to_string(size) + " is not a multiple of 32");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(size) + " is not a multiple of 32");
     }
     if (size > parquet_max_bytes) {
-        parquet_throw_format_error("numBytes " + std::to_string(size) +
-                                   " exceeds Parquet's maximum of 134217728 (128 MiB)");
+        bloom::detail::throw_format_error(parquet_read_where,
+                                          "numBytes " + std::to_string(size) +
+                                              " exceeds Parquet's maximum of 134217728 (128 MiB)");
     }
     return size;
 }
@@ -6013,8 +6136,9 @@ class split_block_filter {
         detail::parquet_thrift_reader reader(reinterpret_cast<const unsigned char*>(data), size);
         const std::size_t bytes = detail::parquet_read_header(reader);
         if (bytes > reader.remaining()) {
-            detail::parquet_throw_format_error("bitset truncated: header promises " + std::to_string(bytes) +
-                                               " bytes, " + std::to_string(reader.remaining()) + " remain");
+            bloom::detail::throw_format_error(
+                detail::parquet_read_where, "bitset truncated: header promises " + std::to_string(bytes) +
+                                                " bytes, " + std::to_string(reader.remaining()) + " remain");
         }
         split_block_filter filter(bytes);
         const std::byte* bits = data + reader.position();
@@ -6541,13 +6665,12 @@ class scalable_bloom_filter {
         // is as it was (the strong guarantee).
         const std::size_t stages_before = m_stages.size();
         const std::uint64_t set_bits_before = m_newest_set_bits;
-        try {
-            place(hash);
-        } catch (...) {
-            m_stages.erase(m_stages.begin() + static_cast<std::ptrdiff_t>(stages_before), m_stages.end());
-            m_newest_set_bits = set_bits_before;
-            throw;
-        }
+        detail::undo_on_error(
+            [&] { place(hash); },
+            [&] {
+                m_stages.erase(m_stages.begin() + static_cast<std::ptrdiff_t>(stages_before), m_stages.end());
+                m_newest_set_bits = set_bits_before;
+            });
     }
 
     void place(std::uint64_t hash) {
@@ -6708,12 +6831,6 @@ class scalable_bloom_filter {
 #endif
 
 namespace bloom::detail {
-
-[[noreturn]] inline void throw_file_error(const char* where, const std::string& what,
-                                          const std::filesystem::path& path, int error) {
-    throw std::filesystem::filesystem_error(std::string(where) + ": " + what, path,
-                                            std::error_code(error, std::generic_category()));
-}
 
 /// Whether a write replaces an existing file or only ever creates a new one.
 enum class write_mode { replace, create_new };
@@ -6891,15 +7008,13 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
             size -= static_cast<std::size_t>(written);
         }
     };
-    try {
-        write(sink);
-    } catch (...) {
-        if (!abandoned) {
-            ::close(descriptor);
-            ::unlink(temporary.c_str());
-        }
-        throw;
-    }
+    undo_on_error([&] { write(sink); },
+                  [&] {
+                      if (!abandoned) {
+                          ::close(descriptor);
+                          ::unlink(temporary.c_str());
+                      }
+                  });
     if (::fsync(descriptor) != 0) {
         abandon("cannot flush to disk", errno);
     }
@@ -6952,13 +7067,11 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
         const auto sink = [&](const unsigned char* data, std::size_t size) {
             out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
         };
-        try {
-            write(sink);
-        } catch (...) {
-            out.close();
-            std::filesystem::remove(temporary);
-            throw;
-        }
+        undo_on_error([&] { write(sink); },
+                      [&] {
+                          out.close();
+                          std::filesystem::remove(temporary);
+                      });
         out.flush();
         if (!out) {
             out.close();
@@ -7129,15 +7242,11 @@ read_bit_array_record(const unsigned char* bytes, const record_header& header, r
     std::uint64_t storage_bits = 0;
     check_bit_array_header(header, kind, hasher_format_id<hasher_type>(), counter_bits, where, storage_bits);
     // The payload is in the input (parse_header checked), so the filter allocates no more than it.
-    Filter filter = [&] {
-        try {
-            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count),
-                                          static_cast<probe_scheme>(header.probes)},
-                          header.seed, hash_function, allocator);
-        } catch (const std::invalid_argument& error) {
-            throw_format_error(where, std::string("the saved shape is invalid: ") + error.what());
-        }
-    }();
+    Filter filter = invalid_argument_as_format_error(where, "the saved shape is invalid: ", [&] {
+        return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count),
+                                      static_cast<probe_scheme>(header.probes)},
+                      header.seed, hash_function, allocator);
+    });
     std::uint64_t* const words = filter_access::words(filter);
     const std::size_t word_count = filter.word_count();
     read_words(bytes + record_header_bytes, words, word_count, order);
@@ -7227,15 +7336,14 @@ void check_scalable_stage(const Filter& filter, const record_header& stage, std:
                                       " give (p (1 - r) r^" + std::to_string(index) + ")");
     }
     std::uint64_t fewest = 0, most = 0;
-    try {
+    const std::string cannot_size = name + " cannot be sized: ";
+    invalid_argument_as_format_error(where, cannot_size.c_str(), [&] {
         // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
         fewest = optimal_bit_count(stage.expected_items, rate);
         if (stage.bit_count + 1 >= fewest) {
             most = optimal_geometry(stage.expected_items, rate, where).bit_count;
         }
-    } catch (const std::invalid_argument& error) {
-        throw_format_error(where, name + " cannot be sized: " + error.what());
-    }
+    });
     if (!(stage.bit_count + 1 >= fewest && stage.bit_count <= most + 1)) {
         throw_format_error(where, name + " has bit_count " + std::to_string(stage.bit_count) + "; " +
                                       std::to_string(stage.expected_items) + " items at rate " +
@@ -7329,16 +7437,13 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
             throw_format_error(where, "stage count " + std::to_string(stage_count) + " does not fit in " +
                                           std::to_string(remaining) + " payload bytes");
         }
-        filter_type filter = [&] {
-            try {
+        filter_type filter =
+            invalid_argument_as_format_error(where, "the saved parameters are invalid: ", [&] {
                 return filter_type(typename filter_type::without_stages_tag{}, header.expected_items,
                                    header.target_false_positive_rate,
                                    scalable_options{growth_factor, tightening_ratio, header.seed},
                                    hash_function, allocator);
-            } catch (const std::invalid_argument& error) {
-                throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
-            }
-        }();
+            });
         auto& stages = filter.m_stages;
         stages.reserve(static_cast<std::size_t>(stage_count));
         std::uint64_t item_total = 0;
@@ -7444,10 +7549,7 @@ class stream_exceptions_suspended {
     stream_exceptions_suspended(const stream_exceptions_suspended&) = delete;
     stream_exceptions_suspended& operator=(const stream_exceptions_suspended&) = delete;
     ~stream_exceptions_suspended() {
-        try {
-            m_stream.exceptions(m_mask);
-        } catch (const std::ios_base::failure&) {
-        }
+        detail::ignore_stream_failure([&] { m_stream.exceptions(m_mask); });
     }
 
   private:
@@ -7548,12 +7650,12 @@ void save(const Filter& filter, std::ostream& out) {
     // Stops at the first failed write: the rest would be neither written nor worth hashing.
     const auto sink = [&out](const unsigned char* data, std::size_t size) {
         if (!out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size))) {
-            throw std::ios_base::failure("bloom::save: the stream failed while writing");
+            detail::throw_stream_failure("bloom::save: the stream failed while writing");
         }
     };
     detail::write_record(sink, filter, detail::host_word_order);
     if (!out.flush()) {
-        throw std::ios_base::failure("bloom::save: the stream failed while flushing");
+        detail::throw_stream_failure("bloom::save: the stream failed while flushing");
     }
 }
 

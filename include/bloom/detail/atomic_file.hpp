@@ -18,6 +18,8 @@
 // Temporary names are the target's name (cut to fit the 255-byte name limit) plus ".tmp-PID-N"; one left
 // by a writer that died is removed by the next write of that file.
 
+#include "bloom/detail/errors.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -38,12 +40,6 @@
 #endif
 
 namespace bloom::detail {
-
-[[noreturn]] inline void throw_file_error(const char* where, const std::string& what,
-                                          const std::filesystem::path& path, int error) {
-    throw std::filesystem::filesystem_error(std::string(where) + ": " + what, path,
-                                            std::error_code(error, std::generic_category()));
-}
 
 /// Whether a write replaces an existing file or only ever creates a new one.
 enum class write_mode { replace, create_new };
@@ -221,15 +217,13 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
             size -= static_cast<std::size_t>(written);
         }
     };
-    try {
-        write(sink);
-    } catch (...) {
-        if (!abandoned) {
-            ::close(descriptor);
-            ::unlink(temporary.c_str());
-        }
-        throw;
-    }
+    undo_on_error([&] { write(sink); },
+                  [&] {
+                      if (!abandoned) {
+                          ::close(descriptor);
+                          ::unlink(temporary.c_str());
+                      }
+                  });
     if (::fsync(descriptor) != 0) {
         abandon("cannot flush to disk", errno);
     }
@@ -282,13 +276,11 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
         const auto sink = [&](const unsigned char* data, std::size_t size) {
             out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
         };
-        try {
-            write(sink);
-        } catch (...) {
-            out.close();
-            std::filesystem::remove(temporary);
-            throw;
-        }
+        undo_on_error([&] { write(sink); },
+                      [&] {
+                          out.close();
+                          std::filesystem::remove(temporary);
+                      });
         out.flush();
         if (!out) {
             out.close();

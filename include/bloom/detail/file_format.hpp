@@ -10,8 +10,9 @@
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
+#include "bloom/detail/xxhash.hpp"
 #include "bloom/format_error.hpp"
-#include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
 #include <cstddef>
@@ -81,12 +82,6 @@ template <class Hasher>
         "bloom: saving, loading or viewing a filter needs a Hasher with a stable id: declare "
         "`static constexpr std::uint64_t format_id = ...;` in your Hasher (bloom::hash<T> has one)");
     return static_cast<std::uint64_t>(Hasher::format_id);
-}
-
-/// Throws bloom::format_error with `where: message`.
-[[noreturn]] BLOOM_DETAIL_NOINLINE inline void throw_format_error(const char* where,
-                                                                  const std::string& message) {
-    throw format_error(std::string(where) + ": " + message);
 }
 
 [[nodiscard]] inline std::uint64_t checksum_of(const void* data, std::size_t size) noexcept {

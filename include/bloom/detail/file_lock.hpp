@@ -14,6 +14,7 @@
 // another program then reads short or fails its checksum (a format_error) instead of raising SIGBUS.
 
 #include "bloom/detail/atomic_file.hpp"
+#include "bloom/detail/errors.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -10,6 +10,7 @@
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/config.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace bloom::detail {
 
@@ -48,6 +50,11 @@ void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& pre
         process(pending[slot >= Window ? slot - Window : slot]);
     }
 }
+
+/// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
+template <class InputIt>
+using enable_if_input_iterator_t = std::enable_if_t<
+    std::is_base_of_v<std::input_iterator_tag, typename std::iterator_traits<InputIt>::iterator_category>>;
 
 } // namespace bloom::detail
 

@@ -13,6 +13,7 @@
 #include "bloom/counting_bloom_filter.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/byte_order.hpp"
+#include "bloom/detail/errors.hpp"
 #include "bloom/detail/file_format.hpp"
 #include "bloom/detail/filter_base.hpp"
 #include "bloom/scalable_bloom_filter.hpp"
@@ -158,15 +159,11 @@ read_bit_array_record(const unsigned char* bytes, const record_header& header, r
     std::uint64_t storage_bits = 0;
     check_bit_array_header(header, kind, hasher_format_id<hasher_type>(), counter_bits, where, storage_bits);
     // The payload is in the input (parse_header checked), so the filter allocates no more than it.
-    Filter filter = [&] {
-        try {
-            return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count),
-                                          static_cast<probe_scheme>(header.probes)},
-                          header.seed, hash_function, allocator);
-        } catch (const std::invalid_argument& error) {
-            throw_format_error(where, std::string("the saved shape is invalid: ") + error.what());
-        }
-    }();
+    Filter filter = invalid_argument_as_format_error(where, "the saved shape is invalid: ", [&] {
+        return Filter(filter_geometry{header.bit_count, static_cast<unsigned>(header.hash_count),
+                                      static_cast<probe_scheme>(header.probes)},
+                      header.seed, hash_function, allocator);
+    });
     std::uint64_t* const words = filter_access::words(filter);
     const std::size_t word_count = filter.word_count();
     read_words(bytes + record_header_bytes, words, word_count, order);
@@ -256,15 +253,14 @@ void check_scalable_stage(const Filter& filter, const record_header& stage, std:
                                       " give (p (1 - r) r^" + std::to_string(index) + ")");
     }
     std::uint64_t fewest = 0, most = 0;
-    try {
+    const std::string cannot_size = name + " cannot be sized: ";
+    invalid_argument_as_format_error(where, cannot_size.c_str(), [&] {
         // The textbook size first: it is cheap, and a stage below it is refused before the exact sizing runs.
         fewest = optimal_bit_count(stage.expected_items, rate);
         if (stage.bit_count + 1 >= fewest) {
             most = optimal_geometry(stage.expected_items, rate, where).bit_count;
         }
-    } catch (const std::invalid_argument& error) {
-        throw_format_error(where, name + " cannot be sized: " + error.what());
-    }
+    });
     if (!(stage.bit_count + 1 >= fewest && stage.bit_count <= most + 1)) {
         throw_format_error(where, name + " has bit_count " + std::to_string(stage.bit_count) + "; " +
                                       std::to_string(stage.expected_items) + " items at rate " +
@@ -358,16 +354,13 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
             throw_format_error(where, "stage count " + std::to_string(stage_count) + " does not fit in " +
                                           std::to_string(remaining) + " payload bytes");
         }
-        filter_type filter = [&] {
-            try {
+        filter_type filter =
+            invalid_argument_as_format_error(where, "the saved parameters are invalid: ", [&] {
                 return filter_type(typename filter_type::without_stages_tag{}, header.expected_items,
                                    header.target_false_positive_rate,
                                    scalable_options{growth_factor, tightening_ratio, header.seed},
                                    hash_function, allocator);
-            } catch (const std::invalid_argument& error) {
-                throw_format_error(where, std::string("the saved parameters are invalid: ") + error.what());
-            }
-        }();
+            });
         auto& stages = filter.m_stages;
         stages.reserve(static_cast<std::size_t>(stage_count));
         std::uint64_t item_total = 0;
