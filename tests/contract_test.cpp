@@ -13,6 +13,8 @@
 #include <bloom/filter_view.hpp>
 #include <bloom/parquet.hpp>
 #include <bloom/scalable_bloom_filter.hpp>
+#include <bloom/serialization.hpp>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -375,4 +377,135 @@ TEMPLATE_TEST_CASE("a default-constructed view is empty: answers false, reports 
     CHECK(view.estimated_item_count() == 0.0);
     CHECK(view.current_false_positive_rate() == 0.0);
     CHECK(view.memory_bytes() == 0);
+}
+
+// ---- the shared contract, once over every kind and both key families ----------------------------------
+//
+// Each kind: a filter for 10,000 items at 1%, filled with keys [0, 10,000) of the family; non-members are
+// keys [10^6, 10^6 + 200,000). Per-kind files test only what a kind adds.
+
+namespace {
+
+constexpr std::uint64_t contract_items = 10'000;
+constexpr std::uint64_t contract_probes = 200'000;
+constexpr std::uint64_t contract_non_members = 1'000'000;
+
+// Counting filters of 4-bit counters: a template of types only, as TEMPLATE_PRODUCT_TEST_CASE needs.
+template <class T>
+using counting4 = bloom::counting_bloom_filter<T>;
+
+template <class Filter>
+struct is_scalable : std::false_type {};
+template <class T, class Hasher, class Allocator>
+struct is_scalable<bloom::scalable_bloom_filter<T, Hasher, Allocator>> : std::true_type {};
+
+template <class Filter>
+Filter contract_filter(std::uint64_t seed = bloom::default_seed) {
+    if constexpr (is_scalable<Filter>::value) {
+        return Filter(contract_items, 0.01, bloom::scalable_options{}.with_seed(seed));
+    } else {
+        return Filter(contract_items, 0.01, seed);
+    }
+}
+
+template <class Filter, class = void>
+struct has_union : std::false_type {};
+template <class Filter>
+struct has_union<Filter, std::void_t<decltype(std::declval<Filter&>() |= std::declval<const Filter&>())>>
+    : std::true_type {};
+
+} // namespace
+
+TEMPLATE_PRODUCT_TEST_CASE("contract: no false negatives, the rate its bits promise, bulk equals single",
+                           "[contract][rate]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter, counting4,
+                            bloom::scalable_bloom_filter, bloom::concurrent_bloom_filter,
+                            bloom::concurrent_blocked_bloom_filter),
+                           (std::uint64_t, std::string)) {
+    using value_type = typename TestType::value_type;
+    TestType filter = contract_filter<TestType>();
+    // An insert of a new item answers "not new" only on a false positive against the bits so far, whose rate
+    // stays below the final one (under 1.2%): at most 120 expected, plus 5 sigma (5 * 11).
+    CHECK(insert_keys(filter, 0, contract_items) >= contract_items - 175);
+    CHECK(count_found(filter, 0, contract_items) == contract_items);
+
+    // The measured rate against the rate the filter's bits give (each kind's current_false_positive_rate()),
+    // within 5 binomial standard deviations, and that rate near the 1% it was sized for.
+    const double expected = filter.current_false_positive_rate();
+    // (A scalable filter's first stage is sized for p (1 - r) = 0.5%, so its rate is about half the target.)
+    CHECK(expected < 1.2 * filter.target_false_positive_rate());
+    CHECK(expected > 0.3 * filter.target_false_positive_rate());
+    const auto found = static_cast<double>(
+        count_found(filter, contract_non_members, contract_non_members + contract_probes));
+    const double mean = expected * static_cast<double>(contract_probes);
+    const double sigma = std::sqrt(mean * (1.0 - expected));
+    INFO("measured " << found << " false positives of " << contract_probes << ", the bits give " << mean);
+    CHECK(std::abs(found - mean) <= 5.0 * sigma);
+
+    // Bulk answers equal single ones, over members and non-members interleaved.
+    std::vector<value_type> mixed;
+    for (std::uint64_t i = 0; i < 2'000; ++i) {
+        mixed.push_back(key<value_type>(i % 2 == 0 ? i : contract_non_members + i));
+    }
+    std::vector<char> bulk(mixed.size());
+    filter.contains(mixed.begin(), mixed.end(), bulk.begin());
+    std::size_t differences = 0;
+    for (std::size_t i = 0; i < mixed.size(); ++i) {
+        differences += (bulk[i] != 0) != filter.contains(mixed[i]) ? 1 : 0;
+    }
+    CHECK(differences == 0);
+}
+
+TEMPLATE_PRODUCT_TEST_CASE("contract: copies, moves, swaps, saving and loading keep the answers",
+                           "[contract][value]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter, counting4,
+                            bloom::scalable_bloom_filter, bloom::concurrent_bloom_filter,
+                            bloom::concurrent_blocked_bloom_filter),
+                           (std::uint64_t, std::string)) {
+    using bloom_test::count_disagreements;
+    TestType original = contract_filter<TestType>(7);
+    insert_keys(original, 0, contract_items);
+    const std::uint64_t last = contract_non_members + 20'000;
+
+    const TestType copy(original);
+    CHECK(count_disagreements(copy, original, 0, contract_items) == 0);
+    CHECK(count_disagreements(copy, original, contract_non_members, last) == 0);
+    CHECK(copy.item_count() == original.item_count());
+
+    const auto bytes = bloom::to_bytes(original);
+    const auto loaded = bloom::from_bytes<TestType>(bytes.data(), bytes.size());
+    CHECK(count_disagreements(loaded, original, 0, contract_items) == 0);
+    CHECK(count_disagreements(loaded, original, contract_non_members, last) == 0);
+    CHECK(loaded.item_count() == original.item_count());
+    CHECK(loaded.seed() == 7);
+
+    TestType moved(std::move(original));
+    CHECK(count_disagreements(moved, copy, 0, contract_items) == 0);
+    CHECK(count_found(original, 0, contract_items) == 0); // NOLINT(bugprone-use-after-move): the empty state
+    CHECK(original.item_count() == 0);
+
+    TestType other;
+    other.swap(moved);
+    CHECK(count_found(other, 0, contract_items) == contract_items);
+    CHECK(count_found(moved, 0, contract_items) == 0);
+    swap(other, moved);
+    CHECK(count_found(moved, 0, contract_items) == contract_items);
+}
+
+TEMPLATE_PRODUCT_TEST_CASE("contract: filters combine only with a compatible filter", "[contract][combine]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter, bloom::concurrent_bloom_filter,
+                            bloom::concurrent_blocked_bloom_filter),
+                           (std::uint64_t, std::string)) {
+    STATIC_REQUIRE(has_union<TestType>::value);
+    TestType left = contract_filter<TestType>();
+    TestType right = contract_filter<TestType>();
+    insert_keys(left, 0, contract_items / 2);
+    insert_keys(right, contract_items / 2, contract_items);
+    left |= right;
+    CHECK(count_found(left, 0, contract_items) == contract_items);
+    const TestType other_seed = contract_filter<TestType>(99);
+    CHECK_FALSE(left.compatible_with(other_seed));
+    CHECK_THROWS_AS(left |= other_seed, std::invalid_argument);
+    STATIC_REQUIRE_FALSE(has_union<bloom::counting_bloom_filter<int>>::value);
+    STATIC_REQUIRE_FALSE(has_union<bloom::scalable_bloom_filter<int>>::value);
 }

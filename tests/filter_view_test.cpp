@@ -160,7 +160,7 @@ std::uint64_t anonymous_resident_bytes() {
 } // namespace
 
 TEST_CASE("a mapped 256 MB filter answers like the original without growing anonymous memory",
-          "[view][mapped][large]") {
+          "[.][view][mapped][large]") {
     // 2^31 bits = 256 MiB. The filter itself is built, saved and kept for the comparison; its memory is
     // counted before the mapping, so what the mapping adds shows on its own.
     constexpr std::uint64_t bit_count = std::uint64_t{1} << 31;

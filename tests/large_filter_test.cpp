@@ -10,7 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-TEST_CASE("a filter of more than 2^32 bits uses all its bits and keeps its rate", "[bloom_filter][large]") {
+TEST_CASE("a filter of more than 2^32 bits uses all its bits and keeps its rate",
+          "[.][bloom_filter][large]") {
     constexpr std::uint64_t two_to_32 = std::uint64_t{1} << 32;
     bloom::bloom_filter<std::uint64_t> filter(6'000'000'000, 0.5);
     const std::uint64_t m = filter.bit_count();
