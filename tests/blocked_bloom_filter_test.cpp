@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// bloom/blocked_bloom_filter.hpp: the properties bloom_filter_test.cpp checks for the classic filter
-// (insert/contains, counts and estimates, observers, set operations, value semantics, transparent lookup,
-// allocators, argument checks), for the blocked layout: 512-bit blocks, 64-byte aligned, 8 bits per item.
+// bloom/blocked_bloom_filter.hpp: what the blocked layout adds or does its own way (512-bit blocks, 64-byte
+// aligned words, its sizing, shapes and rate from the bits). The shared surface is tested once for both
+// layouts: bloom_filter_test.cpp's tests tagged [blocked], and contract_test.cpp.
 #include "catch.hpp"
 #include "test_support.hpp"
 
@@ -27,7 +27,6 @@ using bloom_test::allocation_stats;
 using bloom_test::count_found;
 using bloom_test::counting_allocator;
 using bloom_test::insert_keys;
-using bloom_test::key;
 using bloom_test::require_invalid_argument;
 using bloom_test::set_bits;
 
@@ -40,85 +39,6 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 bool is_line_aligned(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 64 == 0; }
 
 } // namespace
-
-TEMPLATE_TEST_CASE("blocked: inserted values are always found", "[blocked][insert]", std::uint64_t,
-                   std::string) {
-    for (const std::uint64_t items : {std::uint64_t{1}, std::uint64_t{10}, std::uint64_t{1000},
-                                      std::uint64_t{100'000}, std::uint64_t{1'000'000}}) {
-        blocked<TestType> filter(items, 0.01);
-        insert_keys(filter, 0, items);
-        INFO(items << " items");
-        CHECK(count_found(filter, 0, items) == items);
-    }
-    SECTION("also far past the expected items, and at high rates") {
-        blocked<TestType> crowded(100, 0.5);
-        insert_keys(crowded, 0, 20'000);
-        CHECK(count_found(crowded, 0, 20'000) == 20'000);
-    }
-}
-
-TEMPLATE_TEST_CASE("blocked: insert returns true only when the value was definitely new", "[blocked][insert]",
-                   std::uint64_t, std::string) {
-    blocked<TestType> filter(10'000, 0.01);
-    const TestType first = key<TestType>(1);
-    const TestType second = key<TestType>(2);
-    // An empty filter has every bit clear: the first insert is certainly new.
-    CHECK(filter.insert(first));
-    CHECK_FALSE(filter.insert(first));
-    CHECK(filter.item_count() == 1);
-    CHECK(filter.contains(first));
-    CHECK(filter.insert(second));
-    CHECK_FALSE(filter.insert(second));
-    CHECK_FALSE(filter.insert(first));
-    CHECK(filter.item_count() == 2);
-
-    SECTION("a range insert returns how many values were new") {
-        blocked<TestType> fresh(10'000, 0.01);
-        const std::vector<TestType> values = {first, second, first, key<TestType>(3), second, first};
-        CHECK(fresh.insert(values.begin(), values.end()) == 3);
-        CHECK(fresh.item_count() == 3);
-        CHECK(fresh.insert(values.begin(), values.end()) == 0);
-        CHECK(fresh.insert(values.begin(), values.begin()) == 0);
-        CHECK(fresh.item_count() == 3);
-    }
-}
-
-TEMPLATE_TEST_CASE("blocked: item_count counts the inserts that returned true", "[blocked][insert]",
-                   std::uint64_t, std::string) {
-    // 5000 values into a filter sized for 1000 at 10%: late inserts are often false positives.
-    blocked<TestType> filter(1000, 0.1);
-    const std::uint64_t trues = insert_keys(filter, 0, 5000);
-    CHECK(filter.item_count() == trues);
-    CHECK(trues < 5000);
-    CHECK(trues > 1000);
-    insert_keys(filter, 0, 5000); // again: nothing is new now
-    CHECK(filter.item_count() == trues);
-
-    SECTION("a range insert counts the same as single inserts") {
-        std::vector<TestType> values;
-        for (std::uint64_t i = 0; i < 5000; ++i) {
-            values.push_back(key<TestType>(i));
-        }
-        blocked<TestType> ranged(1000, 0.1);
-        CHECK(ranged.insert(values.begin(), values.end()) == trues);
-        CHECK(ranged.item_count() == trues);
-        CHECK(ranged == filter);
-    }
-}
-
-TEST_CASE("blocked: a string filter accepts C strings and string views", "[blocked][insert]") {
-    blocked<std::string> filter(1000, 0.01);
-    const char* pointer = "from a pointer";
-    CHECK(filter.insert("from a literal"));
-    CHECK(filter.insert(pointer));
-    CHECK(filter.insert(std::string_view("from a view")));
-    CHECK(filter.contains(std::string("from a literal")));
-    CHECK(filter.contains(std::string("from a pointer")));
-    CHECK(filter.contains(std::string("from a view")));
-    const std::vector<const char*> pointers = {"x", "y", "x"};
-    CHECK(filter.insert(pointers.begin(), pointers.end()) == 2);
-    CHECK(filter.contains(std::string("y")));
-}
 
 TEST_CASE("blocked: transparent lookups answer as std::string does", "[blocked][lookup]") {
     blocked<std::string> filter(1000, 0.01);
@@ -441,55 +361,6 @@ TEST_CASE("blocked: estimated_item_count tracks the distinct items at half fill"
     }
 }
 
-TEMPLATE_TEST_CASE("blocked: union holds the items of both filters", "[blocked][set]", std::uint64_t,
-                   std::string) {
-    blocked<TestType> both(2000, 0.01);
-    blocked<TestType> left(2000, 0.01);
-    blocked<TestType> right(2000, 0.01);
-    insert_keys(both, 0, 2000);
-    const std::uint64_t left_count = insert_keys(left, 0, 1000);
-    const std::uint64_t right_count = insert_keys(right, 1000, 2000);
-
-    const blocked<TestType> united = left | right;
-    CHECK(count_found(united, 0, 2000) == 2000);
-    // Setting bits commutes: the union has exactly the bits of one filter holding everything.
-    CHECK(united == both);
-    CHECK((right | left) == both);
-    CHECK(united.item_count() == static_cast<std::uint64_t>(std::llround(both.estimated_item_count())));
-    CHECK(united.current_false_positive_rate() == both.current_false_positive_rate());
-    CHECK(left_count + right_count >= 1995);
-
-    left |= right;
-    CHECK(left == united);
-    CHECK(left.item_count() == united.item_count());
-    CHECK((right | right).item_count() == right_count);
-}
-
-TEMPLATE_TEST_CASE("blocked: intersection holds the items both filters hold", "[blocked][set]", std::uint64_t,
-                   std::string) {
-    blocked<TestType> left(3000, 0.01);
-    blocked<TestType> right(3000, 0.01);
-    blocked<TestType> common(3000, 0.01);
-    insert_keys(left, 0, 2000);      // [0, 2000)
-    insert_keys(right, 1000, 3000);  // [1000, 3000)
-    insert_keys(common, 1000, 2000); // [1000, 2000), in both
-
-    const blocked<TestType> intersected = left & right;
-    CHECK(count_found(intersected, 1000, 2000) == 1000);
-    CHECK(intersected.item_count() ==
-          static_cast<std::uint64_t>(std::llround(intersected.estimated_item_count())));
-    CHECK((left & left).item_count() == left.item_count());
-    for (std::size_t i = 0; i < common.word_count(); ++i) {
-        REQUIRE((common.data()[i] & ~intersected.data()[i]) == 0);
-    }
-    // Items in only one filter mostly vanish: at most a few percent are still reported.
-    CHECK(count_found(intersected, 0, 1000) < 100);
-    CHECK(count_found(intersected, 2000, 3000) < 100);
-
-    left &= right;
-    CHECK(left == intersected);
-}
-
 TEST_CASE("blocked: incompatible filters refuse to combine, naming what differs", "[blocked][set][errors]") {
     using filter_type = blocked<std::uint64_t>;
     const filter_type base(bloom::filter_geometry{1024, 8}, 1);
@@ -571,29 +442,6 @@ TEST_CASE("blocked: equality compares shape, seed and bits, not counts", "[block
     CHECK(words_differ);
 }
 
-TEMPLATE_TEST_CASE("blocked: copies are independent", "[blocked][value]", std::uint64_t, std::string) {
-    blocked<TestType> original(1000, 0.01);
-    insert_keys(original, 0, 500);
-    const TestType extra = key<TestType>(1'000'000);
-    REQUIRE_FALSE(original.contains(extra));
-
-    blocked<TestType> copy(original);
-    CHECK(copy == original);
-    CHECK(copy.item_count() == original.item_count());
-    CHECK(copy.data() != original.data());
-    copy.insert(extra);
-    CHECK(copy.contains(extra));
-    CHECK_FALSE(original.contains(extra));
-    CHECK(copy.item_count() == original.item_count() + 1);
-
-    blocked<TestType> assigned(10, 0.5);
-    assigned = original;
-    CHECK(assigned == original);
-    CHECK(assigned.expected_items() == 1000);
-    assigned.clear();
-    CHECK(count_found(original, 0, 500) == 500);
-}
-
 TEST_CASE("blocked: swap exchanges everything", "[blocked][value]") {
     blocked<std::uint64_t> a(1000, 0.01, 1);
     blocked<std::uint64_t> b(bloom::filter_geometry{5120, 8}, 2);
@@ -616,21 +464,4 @@ TEST_CASE("blocked: swap exchanges everything", "[blocked][value]") {
     CHECK(b == b_copy);
     CHECK(a.seed() == 1);
     CHECK(b.seed() == 2);
-}
-
-TEMPLATE_TEST_CASE("blocked: clear removes every item and keeps the shape", "[blocked][value]", std::uint64_t,
-                   std::string) {
-    blocked<TestType> filter(1000, 0.01, 5);
-    insert_keys(filter, 0, 1000);
-    filter.clear();
-    CHECK(filter.item_count() == 0);
-    CHECK(filter.fill_ratio() == 0.0);
-    CHECK(filter.estimated_item_count() == 0.0);
-    CHECK(filter.current_false_positive_rate() == 0.0);
-    CHECK(count_found(filter, 0, 1000) == 0);
-    CHECK(filter == blocked<TestType>(1000, 0.01, 5));
-    CHECK(filter.seed() == 5);
-    CHECK(filter.expected_items() == 1000);
-    CHECK(is_line_aligned(filter.data()));
-    CHECK(filter.insert(key<TestType>(0)));
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // bloom/bloom_filter.hpp: insert/contains, counts and estimates, observers, set operations, value
-// semantics, transparent lookup and allocators.
+// semantics, transparent lookup and allocators. The tests tagged [blocked] run for blocked_bloom_filter too
+// (the same basic_bloom_filter over the other layout); blocked_bloom_filter_test.cpp has what only it has.
 #include "catch.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <bitset>
+#include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
 #include <cmath>
 #include <cstddef>
@@ -100,10 +102,11 @@ using bloom_test::set_bits;
 
 } // namespace
 
-TEMPLATE_TEST_CASE("inserted values are always found", "[bloom_filter][insert]", std::uint64_t, std::string) {
+TEMPLATE_PRODUCT_TEST_CASE("inserted values are always found", "[bloom_filter][blocked][insert]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
     for (const std::uint64_t items :
          {std::uint64_t{1}, std::uint64_t{10}, std::uint64_t{1000}, std::uint64_t{100'000}}) {
-        bloom::bloom_filter<TestType> filter(items, 0.01);
+        TestType filter(items, 0.01);
         insert_keys(filter, 0, items);
         INFO(items << " items");
         CHECK(count_found(filter, 0, items) == items);
@@ -117,11 +120,13 @@ TEST_CASE("a million inserted integers are all found", "[bloom_filter][insert]")
     CHECK(count_found(filter, 0, items) == items);
 }
 
-TEMPLATE_TEST_CASE("insert returns true only when the value was definitely new", "[bloom_filter][insert]",
-                   std::uint64_t, std::string) {
-    bloom::bloom_filter<TestType> filter(10'000, 0.01);
-    const TestType first = key<TestType>(1);
-    const TestType second = key<TestType>(2);
+TEMPLATE_PRODUCT_TEST_CASE("insert returns true only when the value was definitely new",
+                           "[bloom_filter][blocked][insert]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    using value_type = typename TestType::value_type;
+    TestType filter(10'000, 0.01);
+    const value_type first = key<value_type>(1);
+    const value_type second = key<value_type>(2);
     // An empty filter has every bit clear: the first insert is certainly new.
     CHECK(filter.insert(first));
     CHECK_FALSE(filter.insert(first));
@@ -133,8 +138,8 @@ TEMPLATE_TEST_CASE("insert returns true only when the value was definitely new",
     CHECK(filter.item_count() == 2);
 
     SECTION("a range insert returns how many values were new") {
-        bloom::bloom_filter<TestType> fresh(10'000, 0.01);
-        const std::vector<TestType> values = {first, second, first, key<TestType>(3), second, first};
+        TestType fresh(10'000, 0.01);
+        const std::vector<value_type> values = {first, second, first, key<value_type>(3), second, first};
         CHECK(fresh.insert(values.begin(), values.end()) == 3);
         CHECK(fresh.item_count() == 3);
         CHECK(fresh.insert(values.begin(), values.end()) == 0);
@@ -142,10 +147,12 @@ TEMPLATE_TEST_CASE("insert returns true only when the value was definitely new",
     }
 }
 
-TEMPLATE_TEST_CASE("item_count counts the inserts that returned true", "[bloom_filter][insert]",
-                   std::uint64_t, std::string) {
+TEMPLATE_PRODUCT_TEST_CASE("item_count counts the inserts that returned true",
+                           "[bloom_filter][blocked][insert]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    using value_type = typename TestType::value_type;
     // 5000 values into a filter sized for 1000 at 10%: late inserts are often false positives.
-    bloom::bloom_filter<TestType> filter(1000, 0.1);
+    TestType filter(1000, 0.1);
     const std::uint64_t trues = insert_keys(filter, 0, 5000);
     CHECK(filter.item_count() == trues);
     CHECK(trues < 5000);
@@ -154,19 +161,20 @@ TEMPLATE_TEST_CASE("item_count counts the inserts that returned true", "[bloom_f
     CHECK(filter.item_count() == trues);
 
     SECTION("a range insert counts the same as single inserts") {
-        std::vector<TestType> values;
+        std::vector<value_type> values;
         for (std::uint64_t i = 0; i < 5000; ++i) {
-            values.push_back(key<TestType>(i));
+            values.push_back(key<value_type>(i));
         }
-        bloom::bloom_filter<TestType> ranged(1000, 0.1);
+        TestType ranged(1000, 0.1);
         CHECK(ranged.insert(values.begin(), values.end()) == trues);
         CHECK(ranged.item_count() == trues);
         CHECK(ranged == filter);
     }
 }
 
-TEST_CASE("a string filter accepts C strings and string views", "[bloom_filter][insert]") {
-    bloom::bloom_filter<std::string> filter(1000, 0.01);
+TEMPLATE_TEST_CASE("a string filter accepts C strings and string views", "[bloom_filter][blocked][insert]",
+                   bloom::bloom_filter<std::string>, bloom::blocked_bloom_filter<std::string>) {
+    TestType filter(1000, 0.01);
     const char* pointer = "from a pointer";
     CHECK(filter.insert("from a literal"));
     CHECK(filter.insert(pointer));
@@ -388,16 +396,16 @@ TEST_CASE("current_false_positive_rate is fill^k and load_factor the estimate ov
     CHECK(filter.load_factor() < 3.2);
 }
 
-TEMPLATE_TEST_CASE("union holds the items of both filters", "[bloom_filter][set]", std::uint64_t,
-                   std::string) {
-    bloom::bloom_filter<TestType> both(2000, 0.01);
-    bloom::bloom_filter<TestType> left(2000, 0.01);
-    bloom::bloom_filter<TestType> right(2000, 0.01);
+TEMPLATE_PRODUCT_TEST_CASE("union holds the items of both filters", "[bloom_filter][blocked][set]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    TestType both(2000, 0.01);
+    TestType left(2000, 0.01);
+    TestType right(2000, 0.01);
     insert_keys(both, 0, 2000);
     const std::uint64_t left_count = insert_keys(left, 0, 1000);
     const std::uint64_t right_count = insert_keys(right, 1000, 2000);
 
-    const bloom::bloom_filter<TestType> united = left | right;
+    const TestType united = left | right;
     CHECK(count_found(united, 0, 2000) == 2000);
     // Setting bits commutes: the union has exactly the bits of one filter holding everything.
     CHECK(united == both);
@@ -414,21 +422,21 @@ TEMPLATE_TEST_CASE("union holds the items of both filters", "[bloom_filter][set]
 
     // A union that adds no bit keeps the count: f | f has f's, and so has f | (a subset of f).
     CHECK((right | right).item_count() == right_count);
-    bloom::bloom_filter<TestType> empty(2000, 0.01);
+    TestType empty(2000, 0.01);
     CHECK((right | empty).item_count() == right_count);
     CHECK((empty | right).item_count() == right_count);
 }
 
-TEMPLATE_TEST_CASE("intersection holds the items both filters hold", "[bloom_filter][set]", std::uint64_t,
-                   std::string) {
-    bloom::bloom_filter<TestType> left(3000, 0.01);
-    bloom::bloom_filter<TestType> right(3000, 0.01);
-    bloom::bloom_filter<TestType> common(3000, 0.01);
+TEMPLATE_PRODUCT_TEST_CASE("intersection holds the items both filters hold", "[bloom_filter][blocked][set]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    TestType left(3000, 0.01);
+    TestType right(3000, 0.01);
+    TestType common(3000, 0.01);
     insert_keys(left, 0, 2000);      // [0, 2000)
     insert_keys(right, 1000, 3000);  // [1000, 3000)
     insert_keys(common, 1000, 2000); // [1000, 2000), in both
 
-    const bloom::bloom_filter<TestType> intersected = left & right;
+    const TestType intersected = left & right;
     CHECK(count_found(intersected, 1000, 2000) == 1000);
     CHECK(intersected.item_count() ==
           static_cast<std::uint64_t>(std::llround(intersected.estimated_item_count())));
@@ -526,13 +534,15 @@ TEST_CASE("equality compares shape, seed and bits, not counts", "[bloom_filter][
     CHECK(words_differ);
 }
 
-TEMPLATE_TEST_CASE("copies are independent", "[bloom_filter][value]", std::uint64_t, std::string) {
-    bloom::bloom_filter<TestType> original(1000, 0.01);
+TEMPLATE_PRODUCT_TEST_CASE("copies are independent", "[bloom_filter][blocked][value]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    using value_type = typename TestType::value_type;
+    TestType original(1000, 0.01);
     insert_keys(original, 0, 500);
-    const TestType extra = key<TestType>(1'000'000);
+    const value_type extra = key<value_type>(1'000'000);
     REQUIRE_FALSE(original.contains(extra));
 
-    bloom::bloom_filter<TestType> copy(original);
+    TestType copy(original);
     CHECK(copy == original);
     CHECK(copy.item_count() == original.item_count());
     CHECK(copy.data() != original.data());
@@ -541,7 +551,7 @@ TEMPLATE_TEST_CASE("copies are independent", "[bloom_filter][value]", std::uint6
     CHECK_FALSE(original.contains(extra));
     CHECK(copy.item_count() == original.item_count() + 1);
 
-    bloom::bloom_filter<TestType> assigned(10, 0.5);
+    TestType assigned(10, 0.5);
     assigned = original;
     CHECK(assigned == original);
     CHECK(assigned.expected_items() == 1000);
@@ -572,9 +582,10 @@ TEST_CASE("swap exchanges everything", "[bloom_filter][value]") {
     CHECK(b.seed() == 2);
 }
 
-TEMPLATE_TEST_CASE("clear removes every item and keeps the shape", "[bloom_filter][value]", std::uint64_t,
-                   std::string) {
-    bloom::bloom_filter<TestType> filter(1000, 0.01, 5);
+TEMPLATE_PRODUCT_TEST_CASE("clear removes every item and keeps the shape", "[bloom_filter][blocked][value]",
+                           (bloom::bloom_filter, bloom::blocked_bloom_filter), (std::uint64_t, std::string)) {
+    using value_type = typename TestType::value_type;
+    TestType filter(1000, 0.01, 5);
     insert_keys(filter, 0, 1000);
     filter.clear();
     CHECK(filter.item_count() == 0);
@@ -583,10 +594,10 @@ TEMPLATE_TEST_CASE("clear removes every item and keeps the shape", "[bloom_filte
     CHECK(filter.current_false_positive_rate() == 0.0);
     // No bit is set, so nothing at all is found.
     CHECK(count_found(filter, 0, 1000) == 0);
-    CHECK(filter == bloom::bloom_filter<TestType>(1000, 0.01, 5));
+    CHECK(filter == TestType(1000, 0.01, 5));
     CHECK(filter.seed() == 5);
     CHECK(filter.expected_items() == 1000);
-    CHECK(filter.insert(key<TestType>(0)));
+    CHECK(filter.insert(key<value_type>(0)));
 }
 
 TEMPLATE_TEST_CASE("a stateful allocator holds the words", "[bloom_filter][allocator]",
