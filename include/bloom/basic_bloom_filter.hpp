@@ -15,6 +15,7 @@
 
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_surface.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
@@ -32,8 +33,11 @@ namespace bloom {
 /// std::uint64_t seed), bloom::hash<T> by default. Allocator: allocates the words (rebound to
 /// std::uint64_t). Use it through bloom_filter and blocked_bloom_filter.
 template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
-class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
+class basic_bloom_filter
+    : public detail::filter_base<Hasher, Allocator>,
+      public detail::filter_surface<basic_bloom_filter<T, Layout, Hasher, Allocator>, T> {
     using base = detail::filter_base<Hasher, Allocator>;
+    using surface = detail::filter_surface<basic_bloom_filter, T>;
 
   public:
     /// The type of the items.
@@ -103,75 +107,6 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
     ~basic_bloom_filter() = default;
-
-    /// Sets the item's bits. Returns true if `value` was definitely absent before (some bit was 0), false
-    /// if it was probably present: one call serves "check, then add". O(k) (blocked: one cache line).
-    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
-    template <class K>
-    BLOOM_FORCE_INLINE bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_bloom_filter::insert: the Hasher cannot hash "
-                      "this key type; specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits(Layout::filter_name, "insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing a window ahead and prefetching; the same result as
-    /// inserting them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits(Layout::filter_name, "insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) {
-                Layout::template prefetch<true>(this->words(), this->geometry(), hash);
-            },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent. True: it is probably present (false positive at about
-    /// current_false_positive_rate()). O(k) (classic: a miss usually stops after the first four probes;
-    /// blocked: one cache line).
-    template <class K>
-    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_bloom_filter::contains: the Hasher cannot "
-                      "hash this key type; specialise bloom::hash<T> or pass a "
-                      "Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order: the same answers as one
-    /// call per value, by the same kernel. Hashes a window of items ahead and prefetches their lines, so
-    /// many cache misses are in flight at once. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a
-            // prefetch may name: it never faults.
-            [this](std::uint64_t hash) {
-                Layout::template prefetch<false>(this->words(), this->geometry(), hash);
-            },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
 
     /// The probability that a random non-member is reported present, given the bits as they are now
     /// (classic: fill_ratio()^k; blocked: the mean over blocks of each block's rate), whatever put the bits
@@ -249,8 +184,27 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return !(left == right);
     }
 
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp): an item's bits are
+    // set or tested by the layout's kernel; the range forms hash Layout::window items ahead and prefetch.
+    using surface::contains;
+    using surface::insert;
+
   private:
     friend struct detail::filter_access;
+    friend surface;
+
+    static constexpr std::size_t bulk_window = Layout::window;
+
+    BLOOM_FORCE_INLINE void require_insertable(const char* call) const {
+        this->require_bits(Layout::filter_name, call);
+    }
+
+    // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a prefetch
+    // may name: it never faults.
+    template <bool ForWrite>
+    BLOOM_FORCE_INLINE void prefetch_hash(std::uint64_t hash) const noexcept {
+        Layout::template prefetch<ForWrite>(this->words(), this->geometry(), hash);
+    }
 
     // For the hidden friend operator==, which is this class's friend but not its base's.
     [[nodiscard]] bool equals(const basic_bloom_filter& other) const noexcept {

@@ -33,6 +33,7 @@
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_surface.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
@@ -81,7 +82,9 @@ struct alignas(64) insert_stripe {
 /// Thread safety: insert, contains, their range forms, |= and every observer may run concurrently with
 /// each other; clear(), assignment and swap may not run concurrently with anything else.
 template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
-class basic_concurrent_bloom_filter {
+class basic_concurrent_bloom_filter
+    : public detail::filter_surface<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>, T> {
+    using surface = detail::filter_surface<basic_concurrent_bloom_filter, T>;
     using word_allocator =
         typename std::allocator_traits<Allocator>::template rebind_alloc<detail::atomic_word>;
     using word_traits = std::allocator_traits<word_allocator>;
@@ -189,48 +192,12 @@ class basic_concurrent_bloom_filter {
     /// Frees the words. Not concurrently with any other operation.
     ~basic_concurrent_bloom_filter() { release_words(); }
 
-    /// Sets the item's bits. Returns true if `value` was definitely absent; of several threads inserting
-    /// the same new item at once exactly one gets true. Lock-free for lookups; takes the item's stripe lock.
-    /// O(k).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        require_bits("insert");
-        return insert_hash(hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; as inserting them one by one.
-    /// Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            require_bits("insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { Layout::template prefetch<true>(m_words, m_geometry, hash); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
-    /// probably present. Takes no lock. O(k).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_concurrent_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(hash_of(value));
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp). insert sets the
+    // item's bits and returns true if it was definitely absent; of several threads inserting the same new
+    // item at once exactly one gets true. It takes the item's stripe lock unless every bit is set already.
+    // contains takes no lock: false means no insert of the item had completed when the lookup began. O(k).
+    using surface::contains;
+    using surface::insert;
 
     /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
     /// prefetching. Returns the output iterator past the last result.
@@ -430,19 +397,27 @@ class basic_concurrent_bloom_filter {
     }
 
   private:
+    friend surface;
+
+    static constexpr std::size_t bulk_window = Layout::window;
+
+    template <bool ForWrite>
+    void prefetch_hash(std::uint64_t hash) const noexcept {
+        Layout::template prefetch<ForWrite>(m_words, m_geometry, hash);
+    }
     template <class K>
     [[nodiscard]] std::uint64_t hash_of(const K& value) const {
         return detail::seeded_hash(m_hasher, value, m_seed);
     }
 
     // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
-    void require_bits(const char* call) const {
+    void require_insertable(const char* call) const {
         if (m_word_count == 0) {
             detail::throw_insert_into_empty(Layout::concurrent_name, call);
         }
     }
 
-    // Callers check for an empty filter first (require_bits).
+    // Callers check for an empty filter first (require_insertable).
     bool insert_hash(std::uint64_t hash) noexcept {
         // Every bit already set: "not new", and nothing to write, so no lock. Exactness holds: an insert
         // of the same item that got true set a bit, so it finished its writes before this saw all bits

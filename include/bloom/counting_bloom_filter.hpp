@@ -33,6 +33,7 @@
 #include "bloom/detail/counter_words.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_surface.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/detail/probe.hpp"
 #include "bloom/hash.hpp"
@@ -54,8 +55,11 @@ namespace bloom {
 /// Allocator: allocates the words (rebound to std::uint64_t).
 template <class T, std::size_t CounterBits = 4, class Hasher = hash<T>,
           class Allocator = std::allocator<std::uint64_t>>
-class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
+class counting_bloom_filter
+    : private detail::filter_base<Hasher, Allocator>,
+      public detail::filter_surface<counting_bloom_filter<T, CounterBits, Hasher, Allocator>, T> {
     using base = detail::filter_base<Hasher, Allocator>;
+    using surface = detail::filter_surface<counting_bloom_filter, T>;
     using layout = detail::counter_layout<CounterBits>;
 
   public:
@@ -114,65 +118,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             counter_count(), this->m_hash_count, this->m_expected_items);
     }
 
-    /// Increments the k counters of `value` (a counter at max_counter stays there). O(k). Returns true if
-    /// `value` was definitely absent before (some counter was 0), false if it was probably present.
-    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::counting_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits("bloom::counting_bloom_filter::insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; the same result as inserting
-    /// them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::counting_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits("bloom::counting_bloom_filter::insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<true>(hash); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent (one of its counters is 0). True: it is probably present
-    /// (false positive at about current_false_positive_rate()). O(k).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::counting_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
-    /// prefetching. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::counting_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<false>(hash); },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp): insert increments
+    // the item's k counters (a counter at max_counter stays there) and returns true if one was 0;
+    // contains is false if one of them is 0. O(k).
+    using surface::contains;
+    using surface::insert;
 
     /// Decrements the k counters of `value` (a counter at max_counter stays there) and returns true.
     /// If the filter proves `value` absent (a counter is 0, or one its probes hit several times holds less
@@ -301,6 +251,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
   private:
     friend struct detail::filter_access;
+    friend surface;
 
     // For the hidden friend operator==, which is this class's friend but not its base's.
     [[nodiscard]] bool equals(const counting_bloom_filter& other) const noexcept {
@@ -308,7 +259,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
-    static constexpr std::size_t window = 16;
+    static constexpr std::size_t bulk_window = 16;
+
+    void require_insertable(const char* call) const {
+        this->require_bits("bloom::counting_bloom_filter", call);
+    }
 
     // An empty filter has no counters and no probes (k = 0): insert() does not get here (require_bits),
     // contains_hash answers false, remove() changes nothing and returns false.
@@ -425,7 +380,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
     template <bool ForWrite>
-    void prefetch_probes(std::uint64_t hash) const noexcept {
+    void prefetch_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();
         const std::uint64_t* const words = this->words();
         detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {

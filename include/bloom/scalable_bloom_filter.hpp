@@ -29,9 +29,11 @@
 
 #include "bloom/bloom_filter.hpp"
 #include "bloom/detail/bit_rates.hpp"
+#include "bloom/detail/classic_layout.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_surface.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
@@ -110,7 +112,9 @@ struct scalable_options {
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the stages' words (rebound to std::uint64_t) and the list of stages.
 template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
-class scalable_bloom_filter {
+class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filter<T, Hasher, Allocator>, T> {
+    using surface = detail::filter_surface<scalable_bloom_filter, T>;
+
   public:
     /// The type of the items.
     using value_type = T;
@@ -214,63 +218,15 @@ class scalable_bloom_filter {
 
     ~scalable_bloom_filter() = default;
 
-    /// Adds `value` to the newest stage unless some stage already reports it. If the bits it would set
-    /// take the newest stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes
-    /// to a new stage instead. O(k per stage). Returns true if `value` was definitely absent before.
-    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc;
-    /// std::logic_error if the filter is default-constructed (it has no parameters to size a stage by).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::scalable_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        const std::uint64_t hash = hash_of(value);
-        if (contains_hash(hash)) {
-            return false;
-        }
-        insert_new(hash);
-        return true;
-    }
-
-    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::scalable_bloom_filter::insert(first, last): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        std::size_t inserted = 0;
-        for (; first != last; ++first) {
-            inserted += insert(*first) ? 1 : 0;
-        }
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent. True: it is probably present (false positive at about
-    /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one
-    /// call per value. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::scalable_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        for (; first != last; ++first) {
-            *out = contains_hash(hash_of(*first));
-            ++out;
-        }
-        return out;
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp). insert adds an item
+    // to the newest stage unless some stage already reports it; if the bits it would set take the newest
+    // stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes to a new stage
+    // instead, and it returns true if the item was definitely absent. It throws std::length_error if the next
+    // stage's capacity or rate cannot be represented, std::bad_alloc, and std::logic_error if the filter is
+    // default-constructed (it has no parameters to size a stage by). contains asks the newest stage first.
+    // O(k per stage asked); each item is hashed once for all stages.
+    using surface::contains;
+    using surface::insert;
 
     /// Number of stages (at least 1, except in a moved-from filter).
     [[nodiscard]] std::size_t stage_count() const noexcept { return m_stages.size(); }
@@ -400,6 +356,34 @@ class scalable_bloom_filter {
     }
 
   private:
+    friend surface;
+
+    // Items in flight in the range forms, prefetching the newest stage's probes, as bloom_filter's.
+    static constexpr std::size_t bulk_window = detail::classic_layout::window;
+
+    void require_insertable(const char* call) const {
+        if (m_initial_capacity == 0) {
+            detail::throw_insert_into_empty(where, call);
+        }
+    }
+
+    bool insert_hash(std::uint64_t hash) {
+        if (contains_hash(hash)) {
+            return false;
+        }
+        insert_new(hash);
+        return true;
+    }
+
+    // The newest stage is the largest and is asked first (and takes the inserts).
+    template <bool ForWrite>
+    void prefetch_hash(std::uint64_t hash) const noexcept {
+        if (!m_stages.empty()) {
+            const stage_type& newest = m_stages.back();
+            detail::classic_layout::prefetch<ForWrite>(newest.data(), newest.geometry(), hash);
+        }
+    }
+
     // The loader (the serialization layer) builds a filter without stages, then adds the saved ones.
     template <class>
     friend struct detail::record_traits;
@@ -457,9 +441,6 @@ class scalable_bloom_filter {
     }
 
     void place(std::uint64_t hash) {
-        if (m_initial_capacity == 0) {
-            detail::throw_insert_into_empty("bloom::scalable_bloom_filter::insert");
-        }
         constexpr unsigned max_empty_stages_skipped = 8;
         for (unsigned skipped = 0;; ++skipped) {
             if (m_stages.empty()) {

@@ -2013,6 +2013,9 @@ class counting_bloom_filter;
 
 namespace bloom::detail {
 
+template <class Derived, class T>
+class filter_surface;
+
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
 /// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
 /// set; a concurrent filter converts to
@@ -2146,6 +2149,8 @@ class filter_base {
     template <class, std::size_t, class, class>
     friend class bloom::counting_bloom_filter;
     friend struct filter_access;
+    template <class, class>
+    friend class filter_surface;
 
     [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
         return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&
@@ -2312,6 +2317,21 @@ class filter_base {
 
 #endif // BLOOM_DETAIL_FILTER_BASE_HPP
 
+// ======== include/bloom/detail/filter_surface.hpp ===================================
+#ifndef BLOOM_DETAIL_FILTER_SURFACE_HPP
+#define BLOOM_DETAIL_FILTER_SURFACE_HPP
+
+// The item-level surface every filter kind shares, written once: insert and contains of one key, of a range
+// (hashing a window ahead and prefetching, the same answers as one call per key), of an initializer list.
+// A kind derives from filter_surface<Kind, T> (CRTP), befriends it, and provides the steps:
+//
+//     std::uint64_t hash_of(const K&) const;           the hash its probes derive from
+//     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
+//     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
+//     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
+//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
+//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
+
 // ======== include/bloom/detail/pipeline.hpp =========================================
 #ifndef BLOOM_DETAIL_PIPELINE_HPP
 #define BLOOM_DETAIL_PIPELINE_HPP
@@ -2377,6 +2397,89 @@ using enable_if_input_iterator_t = std::enable_if_t<
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+
+namespace bloom::detail {
+
+template <class Derived, class T>
+class filter_surface {
+  public:
+    /// Adds `value`. Returns true if it was definitely absent before (one of its bits was 0), false if it
+    /// was probably present: one call serves "check, then add". Throws std::logic_error if the filter is
+    /// empty (default-constructed or moved from).
+    template <class K>
+    BLOOM_FORCE_INLINE bool insert(const K& value) {
+        static_assert(
+            can_hash_v<typename Derived::hasher, K>,
+            "bloom: insert: the filter's Hasher cannot hash this key type; specialise bloom::hash<T> "
+            "or pass a Hasher");
+        derived().require_insertable("insert");
+        return derived().insert_hash(derived().hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing a window ahead and prefetching: the same result as
+    /// inserting them one by one. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(can_hash_range_v<typename Derived::hasher, InputIt>,
+                      "bloom: insert(first, last): the filter's Hasher cannot hash the range's values; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            derived().require_insertable("insert(first, last)");
+        }
+        Derived& self = derived();
+        std::size_t inserted = 0;
+        pipelined_for_each<Derived::bulk_window>(
+            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
+            [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
+
+    /// False: `value` is definitely absent. True: it is probably present (a false positive at about
+    /// current_false_positive_rate()). Never a false negative.
+    template <class K>
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
+        static_assert(can_hash_v<typename Derived::hasher, K>,
+                      "bloom: contains: the filter's Hasher cannot hash this key type; specialise "
+                      "bloom::hash<T> or pass a Hasher");
+        return derived().contains_hash(derived().hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one call
+    /// per value, by the same kernel, hashing a window ahead and prefetching, so many cache misses are in
+    /// flight at once. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(
+            can_hash_range_v<typename Derived::hasher, InputIt>,
+            "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
+            "specialise bloom::hash<T> or pass a Hasher");
+        const Derived& self = derived();
+        pipelined_for_each<Derived::bulk_window>(
+            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
+            [&](std::uint64_t hash) {
+                *out = self.contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+  private:
+    BLOOM_FORCE_INLINE Derived& derived() noexcept { return static_cast<Derived&>(*this); }
+    BLOOM_FORCE_INLINE const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILTER_SURFACE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -2387,8 +2490,11 @@ namespace bloom {
 /// std::uint64_t seed), bloom::hash<T> by default. Allocator: allocates the words (rebound to
 /// std::uint64_t). Use it through bloom_filter and blocked_bloom_filter.
 template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
-class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
+class basic_bloom_filter
+    : public detail::filter_base<Hasher, Allocator>,
+      public detail::filter_surface<basic_bloom_filter<T, Layout, Hasher, Allocator>, T> {
     using base = detail::filter_base<Hasher, Allocator>;
+    using surface = detail::filter_surface<basic_bloom_filter, T>;
 
   public:
     /// The type of the items.
@@ -2458,75 +2564,6 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return *this;
     }
     ~basic_bloom_filter() = default;
-
-    /// Sets the item's bits. Returns true if `value` was definitely absent before (some bit was 0), false
-    /// if it was probably present: one call serves "check, then add". O(k) (blocked: one cache line).
-    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
-    template <class K>
-    BLOOM_FORCE_INLINE bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_bloom_filter::insert: the Hasher cannot hash "
-                      "this key type; specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits(Layout::filter_name, "insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing a window ahead and prefetching; the same result as
-    /// inserting them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits(Layout::filter_name, "insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) {
-                Layout::template prefetch<true>(this->words(), this->geometry(), hash);
-            },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent. True: it is probably present (false positive at about
-    /// current_false_positive_rate()). O(k) (classic: a miss usually stops after the first four probes;
-    /// blocked: one cache line).
-    template <class K>
-    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_bloom_filter::contains: the Hasher cannot "
-                      "hash this key type; specialise bloom::hash<T> or pass a "
-                      "Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order: the same answers as one
-    /// call per value, by the same kernel. Hashes a window of items ahead and prefetches their lines, so
-    /// many cache misses are in flight at once. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a
-            // prefetch may name: it never faults.
-            [this](std::uint64_t hash) {
-                Layout::template prefetch<false>(this->words(), this->geometry(), hash);
-            },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
 
     /// The probability that a random non-member is reported present, given the bits as they are now
     /// (classic: fill_ratio()^k; blocked: the mean over blocks of each block's rate), whatever put the bits
@@ -2604,8 +2641,27 @@ class basic_bloom_filter : public detail::filter_base<Hasher, Allocator> {
         return !(left == right);
     }
 
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp): an item's bits are
+    // set or tested by the layout's kernel; the range forms hash Layout::window items ahead and prefetch.
+    using surface::contains;
+    using surface::insert;
+
   private:
     friend struct detail::filter_access;
+    friend surface;
+
+    static constexpr std::size_t bulk_window = Layout::window;
+
+    BLOOM_FORCE_INLINE void require_insertable(const char* call) const {
+        this->require_bits(Layout::filter_name, call);
+    }
+
+    // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a prefetch
+    // may name: it never faults.
+    template <bool ForWrite>
+    BLOOM_FORCE_INLINE void prefetch_hash(std::uint64_t hash) const noexcept {
+        Layout::template prefetch<ForWrite>(this->words(), this->geometry(), hash);
+    }
 
     // For the hidden friend operator==, which is this class's friend but not its base's.
     [[nodiscard]] bool equals(const basic_bloom_filter& other) const noexcept {
@@ -3836,7 +3892,9 @@ struct alignas(64) insert_stripe {
 /// Thread safety: insert, contains, their range forms, |= and every observer may run concurrently with
 /// each other; clear(), assignment and swap may not run concurrently with anything else.
 template <class T, class Layout, class Hasher = hash<T>, class Allocator = typename Layout::default_allocator>
-class basic_concurrent_bloom_filter {
+class basic_concurrent_bloom_filter
+    : public detail::filter_surface<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>, T> {
+    using surface = detail::filter_surface<basic_concurrent_bloom_filter, T>;
     using word_allocator =
         typename std::allocator_traits<Allocator>::template rebind_alloc<detail::atomic_word>;
     using word_traits = std::allocator_traits<word_allocator>;
@@ -3944,48 +4002,12 @@ class basic_concurrent_bloom_filter {
     /// Frees the words. Not concurrently with any other operation.
     ~basic_concurrent_bloom_filter() { release_words(); }
 
-    /// Sets the item's bits. Returns true if `value` was definitely absent; of several threads inserting
-    /// the same new item at once exactly one gets true. Lock-free for lookups; takes the item's stripe lock.
-    /// O(k).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_concurrent_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        require_bits("insert");
-        return insert_hash(hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; as inserting them one by one.
-    /// Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::basic_concurrent_bloom_filter::insert(first, last): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            require_bits("insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { Layout::template prefetch<true>(m_words, m_geometry, hash); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent (no insert of it had completed when the lookup began). True:
-    /// probably present. Takes no lock. O(k).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::basic_concurrent_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(hash_of(value));
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp). insert sets the
+    // item's bits and returns true if it was definitely absent; of several threads inserting the same new
+    // item at once exactly one gets true. It takes the item's stripe lock unless every bit is set already.
+    // contains takes no lock: false means no insert of the item had completed when the lookup began. O(k).
+    using surface::contains;
+    using surface::insert;
 
     /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
     /// prefetching. Returns the output iterator past the last result.
@@ -4185,19 +4207,27 @@ class basic_concurrent_bloom_filter {
     }
 
   private:
+    friend surface;
+
+    static constexpr std::size_t bulk_window = Layout::window;
+
+    template <bool ForWrite>
+    void prefetch_hash(std::uint64_t hash) const noexcept {
+        Layout::template prefetch<ForWrite>(m_words, m_geometry, hash);
+    }
     template <class K>
     [[nodiscard]] std::uint64_t hash_of(const K& value) const {
         return detail::seeded_hash(m_hasher, value, m_seed);
     }
 
     // Throws std::logic_error from `where` if the filter is empty: it has no bits to keep an item in.
-    void require_bits(const char* call) const {
+    void require_insertable(const char* call) const {
         if (m_word_count == 0) {
             detail::throw_insert_into_empty(Layout::concurrent_name, call);
         }
     }
 
-    // Callers check for an empty filter first (require_bits).
+    // Callers check for an empty filter first (require_insertable).
     bool insert_hash(std::uint64_t hash) noexcept {
         // Every bit already set: "not new", and nothing to write, so no lock. Exactness holds: an insert
         // of the same item that got true set a bit, so it finished its writes before this saw all bits
@@ -4387,8 +4417,11 @@ namespace bloom {
 /// Allocator: allocates the words (rebound to std::uint64_t).
 template <class T, std::size_t CounterBits = 4, class Hasher = hash<T>,
           class Allocator = std::allocator<std::uint64_t>>
-class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
+class counting_bloom_filter
+    : private detail::filter_base<Hasher, Allocator>,
+      public detail::filter_surface<counting_bloom_filter<T, CounterBits, Hasher, Allocator>, T> {
     using base = detail::filter_base<Hasher, Allocator>;
+    using surface = detail::filter_surface<counting_bloom_filter, T>;
     using layout = detail::counter_layout<CounterBits>;
 
   public:
@@ -4447,65 +4480,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
             counter_count(), this->m_hash_count, this->m_expected_items);
     }
 
-    /// Increments the k counters of `value` (a counter at max_counter stays there). O(k). Returns true if
-    /// `value` was definitely absent before (some counter was 0), false if it was probably present.
-    /// Throws std::logic_error if the filter is empty (default-constructed or moved from).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::counting_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        this->require_bits("bloom::counting_bloom_filter::insert");
-        return insert_hash(this->hash_of(value));
-    }
-
-    /// Inserts every value of [first, last), hashing ahead and prefetching; the same result as inserting
-    /// them one by one. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::counting_bloom_filter::insert(first, last): the Hasher cannot hash the range's "
-                      "values; specialise bloom::hash<T> or pass a Hasher");
-        if (first != last) {
-            this->require_bits("bloom::counting_bloom_filter::insert(first, last)");
-        }
-        std::size_t inserted = 0;
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<true>(hash); },
-            [&](std::uint64_t hash) { inserted += insert_hash(hash) ? 1 : 0; });
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent (one of its counters is 0). True: it is probably present
-    /// (false positive at about current_false_positive_rate()). O(k).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::counting_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(this->hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order, hashing ahead and
-    /// prefetching. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::counting_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        detail::pipelined_for_each<window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
-            [this](std::uint64_t hash) { prefetch_probes<false>(hash); },
-            [&](std::uint64_t hash) {
-                *out = contains_hash(hash);
-                ++out;
-            });
-        return out;
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp): insert increments
+    // the item's k counters (a counter at max_counter stays there) and returns true if one was 0;
+    // contains is false if one of them is 0. O(k).
+    using surface::contains;
+    using surface::insert;
 
     /// Decrements the k counters of `value` (a counter at max_counter stays there) and returns true.
     /// If the filter proves `value` absent (a counter is 0, or one its probes hit several times holds less
@@ -4634,6 +4613,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
 
   private:
     friend struct detail::filter_access;
+    friend surface;
 
     // For the hidden friend operator==, which is this class's friend but not its base's.
     [[nodiscard]] bool equals(const counting_bloom_filter& other) const noexcept {
@@ -4641,7 +4621,11 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
     // Items in flight in the bulk pipeline, as in bloom_filter.
-    static constexpr std::size_t window = 16;
+    static constexpr std::size_t bulk_window = 16;
+
+    void require_insertable(const char* call) const {
+        this->require_bits("bloom::counting_bloom_filter", call);
+    }
 
     // An empty filter has no counters and no probes (k = 0): insert() does not get here (require_bits),
     // contains_hash answers false, remove() changes nothing and returns false.
@@ -4758,7 +4742,7 @@ class counting_bloom_filter : private detail::filter_base<Hasher, Allocator> {
     }
 
     template <bool ForWrite>
-    void prefetch_probes(std::uint64_t hash) const noexcept {
+    void prefetch_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();
         const std::uint64_t* const words = this->words();
         detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
@@ -6327,7 +6311,9 @@ struct scalable_options {
 /// Hasher: callable std::uint64_t(const K&, std::uint64_t seed), bloom::hash<T> by default.
 /// Allocator: allocates the stages' words (rebound to std::uint64_t) and the list of stages.
 template <class T, class Hasher = hash<T>, class Allocator = std::allocator<std::uint64_t>>
-class scalable_bloom_filter {
+class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filter<T, Hasher, Allocator>, T> {
+    using surface = detail::filter_surface<scalable_bloom_filter, T>;
+
   public:
     /// The type of the items.
     using value_type = T;
@@ -6431,63 +6417,15 @@ class scalable_bloom_filter {
 
     ~scalable_bloom_filter() = default;
 
-    /// Adds `value` to the newest stage unless some stage already reports it. If the bits it would set
-    /// take the newest stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes
-    /// to a new stage instead. O(k per stage). Returns true if `value` was definitely absent before.
-    /// Throws std::length_error if the next stage's capacity or rate cannot be represented; std::bad_alloc;
-    /// std::logic_error if the filter is default-constructed (it has no parameters to size a stage by).
-    template <class K>
-    bool insert(const K& value) {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::scalable_bloom_filter::insert: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        const std::uint64_t hash = hash_of(value);
-        if (contains_hash(hash)) {
-            return false;
-        }
-        insert_new(hash);
-        return true;
-    }
-
-    /// Inserts every value of [first, last) in order. Returns how many were definitely new.
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::scalable_bloom_filter::insert(first, last): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        std::size_t inserted = 0;
-        for (; first != last; ++first) {
-            inserted += insert(*first) ? 1 : 0;
-        }
-        return inserted;
-    }
-
-    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
-    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
-
-    /// False: `value` is definitely absent. True: it is probably present (false positive at about
-    /// current_false_positive_rate()). Asks the newest stage first. O(k per stage asked).
-    template <class K>
-    [[nodiscard]] bool contains(const K& value) const {
-        static_assert(detail::can_hash_v<Hasher, K>,
-                      "bloom::scalable_bloom_filter::contains: the Hasher cannot hash this key type; "
-                      "specialise bloom::hash<T> or pass a Hasher");
-        return contains_hash(hash_of(value));
-    }
-
-    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one
-    /// call per value. Returns the output iterator past the last result.
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        static_assert(detail::can_hash_range_v<Hasher, InputIt>,
-                      "bloom::scalable_bloom_filter::contains(first, last, out): the Hasher cannot hash the "
-                      "range's values; specialise bloom::hash<T> or pass a Hasher");
-        for (; first != last; ++first) {
-            *out = contains_hash(hash_of(*first));
-            ++out;
-        }
-        return out;
-    }
+    // insert and contains, of one key, a range and a list (detail/filter_surface.hpp). insert adds an item
+    // to the newest stage unless some stage already reports it; if the bits it would set take the newest
+    // stage's rate (from its bits, fill^k) past the stage's share p (1 - r) r^i, it goes to a new stage
+    // instead, and it returns true if the item was definitely absent. It throws std::length_error if the next
+    // stage's capacity or rate cannot be represented, std::bad_alloc, and std::logic_error if the filter is
+    // default-constructed (it has no parameters to size a stage by). contains asks the newest stage first.
+    // O(k per stage asked); each item is hashed once for all stages.
+    using surface::contains;
+    using surface::insert;
 
     /// Number of stages (at least 1, except in a moved-from filter).
     [[nodiscard]] std::size_t stage_count() const noexcept { return m_stages.size(); }
@@ -6617,6 +6555,34 @@ class scalable_bloom_filter {
     }
 
   private:
+    friend surface;
+
+    // Items in flight in the range forms, prefetching the newest stage's probes, as bloom_filter's.
+    static constexpr std::size_t bulk_window = detail::classic_layout::window;
+
+    void require_insertable(const char* call) const {
+        if (m_initial_capacity == 0) {
+            detail::throw_insert_into_empty(where, call);
+        }
+    }
+
+    bool insert_hash(std::uint64_t hash) {
+        if (contains_hash(hash)) {
+            return false;
+        }
+        insert_new(hash);
+        return true;
+    }
+
+    // The newest stage is the largest and is asked first (and takes the inserts).
+    template <bool ForWrite>
+    void prefetch_hash(std::uint64_t hash) const noexcept {
+        if (!m_stages.empty()) {
+            const stage_type& newest = m_stages.back();
+            detail::classic_layout::prefetch<ForWrite>(newest.data(), newest.geometry(), hash);
+        }
+    }
+
     // The loader (the serialization layer) builds a filter without stages, then adds the saved ones.
     template <class>
     friend struct detail::record_traits;
@@ -6674,9 +6640,6 @@ class scalable_bloom_filter {
     }
 
     void place(std::uint64_t hash) {
-        if (m_initial_capacity == 0) {
-            detail::throw_insert_into_empty("bloom::scalable_bloom_filter::insert");
-        }
         constexpr unsigned max_empty_stages_skipped = 8;
         for (unsigned skipped = 0;; ++skipped) {
             if (m_stages.empty()) {

@@ -34,6 +34,9 @@ class counting_bloom_filter;
 
 namespace bloom::detail {
 
+template <class Derived, class T>
+class filter_surface;
+
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
 /// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
 /// set; a concurrent filter converts to
@@ -167,6 +170,8 @@ class filter_base {
     template <class, std::size_t, class, class>
     friend class bloom::counting_bloom_filter;
     friend struct filter_access;
+    template <class, class>
+    friend class filter_surface;
 
     [[nodiscard]] bool same_shape(const filter_base& other) const noexcept {
         return m_bit_count == other.m_bit_count && m_hash_count == other.m_hash_count &&

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#ifndef BLOOM_DETAIL_FILTER_SURFACE_HPP
+#define BLOOM_DETAIL_FILTER_SURFACE_HPP
+
+// The item-level surface every filter kind shares, written once: insert and contains of one key, of a range
+// (hashing a window ahead and prefetching, the same answers as one call per key), of an initializer list.
+// A kind derives from filter_surface<Kind, T> (CRTP), befriends it, and provides the steps:
+//
+//     std::uint64_t hash_of(const K&) const;           the hash its probes derive from
+//     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
+//     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
+//     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
+//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
+//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
+
+#include "bloom/detail/config.hpp"
+#include "bloom/detail/pipeline.hpp"
+#include "bloom/hash.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+
+namespace bloom::detail {
+
+template <class Derived, class T>
+class filter_surface {
+  public:
+    /// Adds `value`. Returns true if it was definitely absent before (one of its bits was 0), false if it
+    /// was probably present: one call serves "check, then add". Throws std::logic_error if the filter is
+    /// empty (default-constructed or moved from).
+    template <class K>
+    BLOOM_FORCE_INLINE bool insert(const K& value) {
+        static_assert(
+            can_hash_v<typename Derived::hasher, K>,
+            "bloom: insert: the filter's Hasher cannot hash this key type; specialise bloom::hash<T> "
+            "or pass a Hasher");
+        derived().require_insertable("insert");
+        return derived().insert_hash(derived().hash_of(value));
+    }
+
+    /// Inserts every value of [first, last), hashing a window ahead and prefetching: the same result as
+    /// inserting them one by one. Returns how many were definitely new.
+    template <class InputIt>
+    std::size_t insert(InputIt first, InputIt last) {
+        static_assert(can_hash_range_v<typename Derived::hasher, InputIt>,
+                      "bloom: insert(first, last): the filter's Hasher cannot hash the range's values; "
+                      "specialise bloom::hash<T> or pass a Hasher");
+        if (first != last) {
+            derived().require_insertable("insert(first, last)");
+        }
+        Derived& self = derived();
+        std::size_t inserted = 0;
+        pipelined_for_each<Derived::bulk_window>(
+            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
+            [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    /// Inserts every value of `values`, as insert(values.begin(), values.end()).
+    std::size_t insert(std::initializer_list<T> values) { return insert(values.begin(), values.end()); }
+
+    /// False: `value` is definitely absent. True: it is probably present (a false positive at about
+    /// current_false_positive_rate()). Never a false negative.
+    template <class K>
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains(const K& value) const {
+        static_assert(can_hash_v<typename Derived::hasher, K>,
+                      "bloom: contains: the filter's Hasher cannot hash this key type; specialise "
+                      "bloom::hash<T> or pass a Hasher");
+        return derived().contains_hash(derived().hash_of(value));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one call
+    /// per value, by the same kernel, hashing a window ahead and prefetching, so many cache misses are in
+    /// flight at once. Returns the output iterator past the last result.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        static_assert(
+            can_hash_range_v<typename Derived::hasher, InputIt>,
+            "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
+            "specialise bloom::hash<T> or pass a Hasher");
+        const Derived& self = derived();
+        pipelined_for_each<Derived::bulk_window>(
+            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
+            [&](std::uint64_t hash) {
+                *out = self.contains_hash(hash);
+                ++out;
+            });
+        return out;
+    }
+
+  private:
+    BLOOM_FORCE_INLINE Derived& derived() noexcept { return static_cast<Derived&>(*this); }
+    BLOOM_FORCE_INLINE const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILTER_SURFACE_HPP
