@@ -2,7 +2,6 @@
 // Built with -fno-exceptions: every header compiles, filters work, and an error prints its message and
 // aborts (ctest matches the message and expects the abort, which this program turns into exit code 0).
 #include <bloom/bloom.hpp>
-
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
