@@ -431,6 +431,46 @@ TEMPLATE_TEST_CASE("parquet: inserted values are always found", "[parquet]", std
     }
 }
 
+TEST_CASE("parquet: bulk insert and contains give the answers of one call per value", "[parquet][bulk]") {
+    // Across the pipeline's window (32) and its tail: ranges shorter than, equal to and longer than it.
+    for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32},
+                                    std::size_t{33}, std::size_t{5000}}) {
+        INFO(count << " values");
+        std::vector<std::int64_t> values(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            values[i] = static_cast<std::int64_t>(i * 2654435761U);
+        }
+        sbbf<std::int64_t> one_by_one(2048);
+        std::size_t new_singly = 0;
+        for (const std::int64_t value : values) {
+            new_singly += one_by_one.insert(value) ? 1 : 0;
+        }
+        sbbf<std::int64_t> bulk(2048);
+        CHECK(bulk.insert(values.begin(), values.end()) == new_singly);
+        CHECK(bulk == one_by_one);
+
+        std::vector<std::int64_t> queries = values;
+        for (std::size_t i = 0; i < count; ++i) {
+            queries.push_back(-1 - static_cast<std::int64_t>(i));
+        }
+        std::vector<char> answers(queries.size(), 2);
+        bulk.contains(queries.begin(), queries.end(), answers.begin());
+        for (std::size_t i = 0; i < queries.size(); ++i) {
+            REQUIRE(static_cast<bool>(answers[i]) == one_by_one.contains(queries[i]));
+        }
+    }
+    SECTION("an empty filter answers false in bulk and refuses a bulk insert") {
+        const sbbf<std::string> empty;
+        const std::vector<std::string> names = {"a", "b", "c"};
+        std::vector<char> answers(names.size(), 1);
+        empty.contains(names.begin(), names.end(), answers.begin());
+        CHECK(answers == std::vector<char>(names.size(), 0));
+        sbbf<std::string> target;
+        CHECK_THROWS_AS(target.insert(names.begin(), names.end()), std::logic_error);
+        CHECK(target.insert(names.end(), names.end()) == 0);
+    }
+}
+
 TEMPLATE_TEST_CASE("parquet: the measured false-positive rate matches the SBBF formula", "[parquet][fpr]",
                    std::string, std::string_view, std::int32_t, std::int64_t, float, double) {
     // n = 10^5 at 1%: 131'072 bytes (4096 blocks, 24.4 items each). The writers' sizing treats blocks as

@@ -22,7 +22,7 @@
 
 #include <algorithm>
 #include <bloom/bloom.hpp>
-#include <bloom/detail/file_lock.hpp>
+#include <bloom/detail/io/file_lock.hpp>
 #include <cerrno>
 #include <cfloat>
 #include <charconv>

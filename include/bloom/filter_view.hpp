@@ -29,7 +29,7 @@
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/classic_layout.hpp"
 #include "bloom/detail/errors.hpp"
-#include "bloom/detail/file_format.hpp"
+#include "bloom/detail/io/file_format.hpp"
 #include "bloom/format_error.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"

@@ -53,24 +53,6 @@ namespace detail {
 template <class Filter>
 struct record_traits;
 
-/// Stage `index` of a scalable filter before its capacity is rounded: n0 s^i items at rate p (1 - r) r^i
-/// (Almeida et al. 2007, section 4). From the closed form rather than by repeated multiplication, so no
-/// rounding accumulates over the stages. The filter sizes its stages by it and the loader checks saved
-/// stages against it.
-struct scalable_stage_target {
-    double capacity;
-    double rate;
-};
-
-[[nodiscard]] inline scalable_stage_target scalable_stage(std::uint64_t initial_capacity,
-                                                          double false_positive_rate, double growth_factor,
-                                                          double tightening_ratio,
-                                                          std::size_t index) noexcept {
-    const double exponent = static_cast<double>(index);
-    return {static_cast<double>(initial_capacity) * std::pow(growth_factor, exponent),
-            false_positive_rate * (1.0 - tightening_ratio) * std::pow(tightening_ratio, exponent)};
-}
-
 } // namespace detail
 
 /// How a scalable filter grows, by name, so no number lands in the wrong parameter:
@@ -390,11 +372,11 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     struct without_stages_tag {};
 
     scalable_bloom_filter(without_stages_tag, std::uint64_t initial_capacity, double false_positive_rate,
-                          const scalable_options& settings, const Hasher& hash_function,
-                          const Allocator& allocator)
+                          double growth_factor, double tightening_ratio, std::uint64_t seed,
+                          const Hasher& hash_function, const Allocator& allocator)
         : m_stages(stage_allocator(allocator)), m_initial_capacity(initial_capacity),
-          m_false_positive_rate(false_positive_rate), m_growth_factor(settings.growth_factor),
-          m_tightening_ratio(settings.tightening_ratio), m_seed(settings.seed), m_hasher(hash_function),
+          m_false_positive_rate(false_positive_rate), m_growth_factor(growth_factor),
+          m_tightening_ratio(tightening_ratio), m_seed(seed), m_hasher(hash_function),
           m_newest_set_bits(unknown_set_bits) {
         check_parameters();
     }

@@ -25,12 +25,17 @@
 // filter that would put its items elsewhere. To answer lookups straight from a file or buffer without
 // loading it, see <bloom/filter_view.hpp>.
 
-#include "bloom/detail/atomic_file.hpp"
+#include "bloom/blocked_bloom_filter.hpp"
+#include "bloom/bloom_filter.hpp"
+#include "bloom/concurrent_bloom_filter.hpp"
+#include "bloom/counting_bloom_filter.hpp"
 #include "bloom/detail/errors.hpp"
-#include "bloom/detail/file_format.hpp"
-#include "bloom/detail/record_io.hpp"
+#include "bloom/detail/io/atomic_file.hpp"
+#include "bloom/detail/io/file_format.hpp"
+#include "bloom/detail/io/record_io.hpp"
 #include "bloom/format_error.hpp"
 #include "bloom/mapped_file.hpp"
+#include "bloom/scalable_bloom_filter.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -282,15 +282,6 @@ inline double exact_false_positive_rate(std::uint64_t bit_count, unsigned hash_c
     return load < 1.0 ? 1 : static_cast<std::uint64_t>(load);
 }
 
-/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
-/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
-/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
-inline constexpr std::uint64_t block_bits = 512;
-inline constexpr unsigned block_word_count = 8;
-/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
-/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
-inline constexpr unsigned max_block_hash_count = 16;
-
 inline void check_block_bits(const char* where, std::uint64_t bit_count) {
     check_bits(where, bit_count);
     if (bit_count % block_bits != 0) {
@@ -656,6 +647,24 @@ namespace detail {
         sized_blocked_bit_count(expected_items, false_positive_rate, probe_scheme::bits_anywhere, where);
     return {bit_count, unchecked_optimal_blocked_hash_count(bit_count, expected_items),
             probe_scheme::bits_anywhere};
+}
+
+/// Stage `index` of a scalable filter before its capacity is rounded: n0 s^i items at rate p (1 - r) r^i
+/// (Almeida et al. 2007, section 4). From the closed form rather than by repeated multiplication, so no
+/// rounding accumulates over the stages. The filter sizes its stages by it and the loader checks saved
+/// stages against it.
+struct scalable_stage_target {
+    double capacity;
+    double rate;
+};
+
+[[nodiscard]] inline scalable_stage_target scalable_stage(std::uint64_t initial_capacity,
+                                                          double false_positive_rate, double growth_factor,
+                                                          double tightening_ratio,
+                                                          std::size_t index) noexcept {
+    const double exponent = static_cast<double>(index);
+    return {static_cast<double>(initial_capacity) * std::pow(growth_factor, exponent),
+            false_positive_rate * (1.0 - tightening_ratio) * std::pow(tightening_ratio, exponent)};
 }
 
 } // namespace detail

@@ -17,7 +17,7 @@
 // batch lands. Readers (load_file, views) take no lock and never wait: they see the old file or the new
 // one, whole. Available where flock exists (Linux, macOS, the BSDs): BLOOM_HAS_UPDATE_FILE says so.
 
-#include "bloom/detail/file_lock.hpp"
+#include "bloom/detail/io/file_lock.hpp"
 #include "bloom/serialization.hpp"
 
 #include <filesystem>

@@ -28,7 +28,6 @@
 
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/probe.hpp"
-#include "bloom/sizing.hpp"
 
 #include <cstdint>
 

@@ -58,6 +58,15 @@ enum class probe_scheme : std::uint8_t {
 
 namespace bloom::detail {
 
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
+/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
+/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
+inline constexpr std::uint64_t block_bits = 512;
+inline constexpr unsigned block_word_count = 8;
+/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
+/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
+inline constexpr unsigned max_block_hash_count = 16;
+
 /// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
 [[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t reduce_to_range(std::uint64_t value,
                                                                std::uint64_t range) noexcept {

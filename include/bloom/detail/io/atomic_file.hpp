@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#ifndef BLOOM_DETAIL_ATOMIC_FILE_HPP
-#define BLOOM_DETAIL_ATOMIC_FILE_HPP
+#ifndef BLOOM_DETAIL_IO_ATOMIC_FILE_HPP
+#define BLOOM_DETAIL_IO_ATOMIC_FILE_HPP
 
 // Replacing a file so that a crash at any moment leaves either the old file or the new one, never a mix
 // or nothing: write a temporary file in the same directory (rename is atomic only within a file system),
@@ -300,4 +300,4 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
 
 } // namespace bloom::detail
 
-#endif // BLOOM_DETAIL_ATOMIC_FILE_HPP
+#endif // BLOOM_DETAIL_IO_ATOMIC_FILE_HPP

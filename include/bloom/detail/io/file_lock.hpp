@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#ifndef BLOOM_DETAIL_FILE_LOCK_HPP
-#define BLOOM_DETAIL_FILE_LOCK_HPP
+#ifndef BLOOM_DETAIL_IO_FILE_LOCK_HPP
+#define BLOOM_DETAIL_IO_FILE_LOCK_HPP
 
 // Serialising the read-modify-write of a filter file (bloom::update_file, `bloom add`, `bloom merge` into
 // an input). Each writer replaces the file by a rename, so without a lock two updates that overlap both
@@ -13,8 +13,8 @@
 // Reading goes through read(2) into memory, not a mapping: a file truncated or rewritten in place by
 // another program then reads short or fails its checksum (a format_error) instead of raising SIGBUS.
 
-#include "bloom/detail/atomic_file.hpp"
 #include "bloom/detail/errors.hpp"
+#include "bloom/detail/io/atomic_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -159,4 +159,4 @@ class file_lock {
 
 #endif // BLOOM_DETAIL_HAS_FILE_LOCK
 
-#endif // BLOOM_DETAIL_FILE_LOCK_HPP
+#endif // BLOOM_DETAIL_IO_FILE_LOCK_HPP

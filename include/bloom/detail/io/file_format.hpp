@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#ifndef BLOOM_DETAIL_FILE_FORMAT_HPP
-#define BLOOM_DETAIL_FILE_FORMAT_HPP
+#ifndef BLOOM_DETAIL_IO_FILE_FORMAT_HPP
+#define BLOOM_DETAIL_IO_FILE_FORMAT_HPP
 
 // The saved-filter record of docs/FORMAT.md, shared by the loaders (<bloom/serialization.hpp>) and the
 // zero-copy views (<bloom/filter_view.hpp>): a 128-byte little-endian header, the payload, and an XXH3
@@ -328,4 +328,4 @@ inline void check_padding_bits(std::uint64_t last_word, std::uint64_t storage_bi
 
 } // namespace bloom::detail
 
-#endif // BLOOM_DETAIL_FILE_FORMAT_HPP
+#endif // BLOOM_DETAIL_IO_FILE_FORMAT_HPP

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: MIT
-#ifndef BLOOM_DETAIL_RECORD_IO_HPP
-#define BLOOM_DETAIL_RECORD_IO_HPP
+#ifndef BLOOM_DETAIL_IO_RECORD_IO_HPP
+#define BLOOM_DETAIL_IO_RECORD_IO_HPP
 
 // Writing every filter kind as a record of docs/FORMAT.md and reading it back. The words of a filter
 // travel through write_words and read_words, which take the byte order of the words in memory as a
 // parameter: the host's order in real use, the other one in the test that simulates a big-endian host on
 // a little-endian one through this same code.
 
-#include "bloom/blocked_bloom_filter.hpp"
-#include "bloom/bloom_filter.hpp"
-#include "bloom/concurrent_bloom_filter.hpp"
-#include "bloom/counting_bloom_filter.hpp"
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/errors.hpp"
-#include "bloom/detail/file_format.hpp"
 #include "bloom/detail/filter_base.hpp"
-#include "bloom/scalable_bloom_filter.hpp"
+#include "bloom/detail/io/file_format.hpp"
 #include "bloom/sizing.hpp"
 
 #include <cmath>
@@ -27,6 +22,22 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+namespace bloom {
+
+// The kinds a record holds, declared here and defined by their own headers (the filter layer, below this
+// one): the traits below are templates over them, so their bodies need the definitions only where a record
+// is written or read, and <bloom/serialization.hpp> includes them all.
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_bloom_filter;
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+class counting_bloom_filter;
+template <class T, class Hasher, class Allocator>
+class scalable_bloom_filter;
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_concurrent_bloom_filter;
+
+} // namespace bloom
 
 namespace bloom::detail {
 
@@ -357,9 +368,8 @@ struct record_traits<scalable_bloom_filter<T, Hasher, Allocator>> {
         filter_type filter =
             invalid_argument_as_format_error(where, "the saved parameters are invalid: ", [&] {
                 return filter_type(typename filter_type::without_stages_tag{}, header.expected_items,
-                                   header.target_false_positive_rate,
-                                   scalable_options{growth_factor, tightening_ratio, header.seed},
-                                   hash_function, allocator);
+                                   header.target_false_positive_rate, growth_factor, tightening_ratio,
+                                   header.seed, hash_function, allocator);
             });
         auto& stages = filter.m_stages;
         stages.reserve(static_cast<std::size_t>(stage_count));
@@ -430,4 +440,4 @@ void write_record(Sink& sink, const Filter& filter, word_order order) {
 
 } // namespace bloom::detail
 
-#endif // BLOOM_DETAIL_RECORD_IO_HPP
+#endif // BLOOM_DETAIL_IO_RECORD_IO_HPP
