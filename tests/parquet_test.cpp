@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "test_support.hpp"
 
+#include <bloom/detail/byte_order.hpp>
 #include <bloom/format_error.hpp>
 #include <bloom/parquet.hpp>
 #include <cmath>
@@ -230,6 +231,16 @@ TEST_CASE("parquet: the header for 1024 bytes is the Thrift compact encoding wor
 }
 
 // ---- the bits a hash sets ----
+
+TEST_CASE("parquet: 32-bit words are read and swapped as little-endian bytes on any host", "[parquet]") {
+    static_assert(bloom::detail::byte_swap(std::uint32_t{0x01020304U}) == 0x04030201U);
+    static_assert(bloom::detail::byte_swap(std::uint64_t{0x0102030405060708ULL}) == 0x0807060504030201ULL);
+    const unsigned char stored[9] = {0xff, 0x04, 0x03, 0x02, 0x01, 0xdd, 0xcc, 0xbb, 0xaa};
+    // Unaligned on purpose: the bitset of a mapped file sits wherever the header ends.
+    const bloom::detail::little_endian_words32 words{stored + 1};
+    CHECK(words[0] == 0x01020304U);
+    CHECK(words[1] == 0xaabbccddU);
+}
 
 TEST_CASE("parquet: a hash sets exactly the block and the eight bits the spec names", "[parquet]") {
     const std::vector<std::uint64_t> hashes = {0x0123456789abcdefULL, 0xfedcba9876543210ULL, 0,

@@ -46,6 +46,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -378,17 +379,11 @@ class basic_concurrent_bloom_filter
     void swap(basic_concurrent_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_allocator, other.m_allocator);
-        swap(m_words, other.m_words);
-        swap(m_word_count, other.m_word_count);
-        swap(m_geometry, other.m_geometry);
-        swap(m_seed, other.m_seed);
-        swap(m_expected_items, other.m_expected_items);
-        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        auto theirs = other.plain_state();
+        plain_state().swap(theirs);
         const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
         m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
         other.m_item_count.store(count, std::memory_order_relaxed);
-        swap(m_stripes, other.m_stripes);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(basic_concurrent_bloom_filter& left,
@@ -397,6 +392,12 @@ class basic_concurrent_bloom_filter
     }
 
   private:
+    // Every member but the hasher and the atomic count, as references: swapping the tuples swaps them.
+    [[nodiscard]] auto plain_state() noexcept {
+        return std::tie(m_allocator, m_words, m_word_count, m_geometry, m_seed, m_expected_items,
+                        m_target_false_positive_rate, m_stripes);
+    }
+
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;

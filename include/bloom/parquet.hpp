@@ -490,7 +490,7 @@ class split_block_filter {
 
     void store_words(std::byte* out) const noexcept {
         for (std::size_t i = 0; i < m_words.size(); ++i) {
-            const std::uint32_t word = detail::little_endian32(m_words[i]);
+            const std::uint32_t word = detail::to_little_endian(m_words[i]);
             std::memcpy(out + 4 * i, &word, sizeof word);
         }
     }

@@ -33,7 +33,9 @@
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_declarations.hpp"
 #include "bloom/detail/filter_surface.hpp"
+#include "bloom/detail/members.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
@@ -43,17 +45,12 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace bloom {
-namespace detail {
-
-template <class Filter>
-struct record_traits;
-
-} // namespace detail
 
 /// How a scalable filter grows, by name, so no number lands in the wrong parameter:
 ///
@@ -184,14 +181,8 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
          std::allocator_traits<stage_allocator>::is_always_equal::value) &&
         std::is_nothrow_copy_assignable_v<Hasher>) {
         if (this != &other) {
-            m_stages = std::move(other.m_stages);
-            m_initial_capacity = other.m_initial_capacity;
-            m_false_positive_rate = other.m_false_positive_rate;
-            m_growth_factor = other.m_growth_factor;
-            m_tightening_ratio = other.m_tightening_ratio;
-            m_seed = other.m_seed;
-            m_hasher = other.m_hasher;
-            m_newest_set_bits = other.m_newest_set_bits;
+            m_hasher = other.m_hasher; // first: if it throws, nothing else has changed
+            detail::move_assign_members(state(), other.state());
             other.m_stages.clear();
             other.m_newest_set_bits = 0;
         }
@@ -323,13 +314,8 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     void swap(scalable_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_stages, other.m_stages);
-        swap(m_initial_capacity, other.m_initial_capacity);
-        swap(m_false_positive_rate, other.m_false_positive_rate);
-        swap(m_growth_factor, other.m_growth_factor);
-        swap(m_tightening_ratio, other.m_tightening_ratio);
-        swap(m_seed, other.m_seed);
-        swap(m_newest_set_bits, other.m_newest_set_bits);
+        auto theirs = other.state();
+        state().swap(theirs);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(scalable_bloom_filter& left,
@@ -338,6 +324,12 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     }
 
   private:
+    // Every member but the hasher, as references: swapping the tuples swaps the members.
+    [[nodiscard]] auto state() noexcept {
+        return std::tie(m_stages, m_initial_capacity, m_false_positive_rate, m_growth_factor,
+                        m_tightening_ratio, m_seed, m_newest_set_bits);
+    }
+
     friend surface;
 
     // Items in flight in the range forms, prefetching the newest stage's probes, as bloom_filter's.

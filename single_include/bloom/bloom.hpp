@@ -554,6 +554,74 @@ template <unsigned BlockWords, class Words>
 
 #endif // BLOOM_DETAIL_BIT_RATES_HPP
 
+// ======== include/bloom/detail/filter_declarations.hpp ==============================
+#ifndef BLOOM_DETAIL_FILTER_DECLARATIONS_HPP
+#define BLOOM_DETAIL_FILTER_DECLARATIONS_HPP
+
+// The filter kinds and the machinery that befriends them, declared once (each defined by its own header).
+// The shared state names the kinds it grants access to; the record code (a layer above the kinds) is a set
+// of templates over them, and <bloom/serialization.hpp> includes the definitions. The default template
+// arguments are given where each kind is defined.
+
+#include <cstddef>
+
+namespace bloom {
+
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_bloom_filter;
+template <class T, std::size_t CounterBits, class Hasher, class Allocator>
+class counting_bloom_filter;
+template <class T, class Hasher, class Allocator>
+class scalable_bloom_filter;
+template <class T, class Layout, class Hasher, class Allocator>
+class basic_concurrent_bloom_filter;
+
+} // namespace bloom
+
+namespace bloom::detail {
+
+/// The item-level surface every kind derives from (detail/filter_surface.hpp).
+template <class Derived, class T>
+class filter_surface;
+
+/// What the file format needs of each filter type (detail/io/record_io.hpp).
+template <class Filter>
+struct record_traits;
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_FILTER_DECLARATIONS_HPP
+
+// ======== include/bloom/detail/members.hpp ==========================================
+#ifndef BLOOM_DETAIL_MEMBERS_HPP
+#define BLOOM_DETAIL_MEMBERS_HPP
+
+// Member-wise operations over a class's members named once, as a std::tie of references: a filter lists its
+// state in one function and its swap and move assignment go through that list, so adding a member means
+// adding it in one place. (Swapping two such tuples, std::tuple::swap, already swaps the members.)
+
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+namespace bloom::detail {
+
+template <class... Members, std::size_t... Index>
+void move_assign_members(const std::tuple<Members&...>& to, const std::tuple<Members&...>& from,
+                         std::index_sequence<Index...>) {
+    ((std::get<Index>(to) = std::move(std::get<Index>(from))), ...);
+}
+
+/// Move-assigns each member `from` refers to onto the one at the same place in `to`, in order.
+template <class... Members>
+void move_assign_members(const std::tuple<Members&...>& to, const std::tuple<Members&...>& from) {
+    move_assign_members(to, from, std::index_sequence_for<Members...>{});
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_MEMBERS_HPP
+
 // ======== include/bloom/hash.hpp ====================================================
 #ifndef BLOOM_HASH_HPP
 #define BLOOM_HASH_HPP
@@ -605,6 +673,12 @@ inline constexpr bool host_is_little_endian = true;
     return (value << 32) | (value >> 32);
 }
 
+/// Reverses the byte order of a 32-bit value (Parquet's split-block words).
+[[nodiscard]] constexpr std::uint32_t byte_swap(std::uint32_t value) noexcept {
+    value = ((value & 0x00ff00ffU) << 8) | ((value >> 8) & 0x00ff00ffU);
+    return (value << 16) | (value >> 16);
+}
+
 /// Writes `byte_count` low-order bytes of `value` to `out`, least significant first.
 inline void store_little_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
     for (std::size_t i = 0; i < byte_count; ++i) {
@@ -622,9 +696,11 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     return value;
 }
 
-/// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
-/// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
-[[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
+/// `value` as it would be stored little-endian, read back as a host integer (either way: the swap is its
+/// own inverse): the identity on little-endian hosts, a byte swap on big-endian ones. Lets a little-endian
+/// host hash a value's memory directly. Word: std::uint64_t or std::uint32_t.
+template <class Word>
+[[nodiscard]] constexpr Word to_little_endian(Word value) noexcept {
     if constexpr (host_is_little_endian) {
         return value;
     } else {
@@ -632,17 +708,23 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     }
 }
 
-/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
-/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
-struct little_endian_words {
+/// Words stored little-endian at any address (a saved filter's payload or a Parquet bitset, borrowed or
+/// mapped), read in place: a plain load on little-endian hosts whatever the alignment, a load and a byte
+/// swap elsewhere.
+template <class Word>
+struct little_endian_array {
     const unsigned char* bytes;
 
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        std::uint64_t word;
+    [[nodiscard]] Word operator[](std::size_t index) const noexcept {
+        Word word;
         std::memcpy(&word, bytes + index * sizeof word, sizeof word);
         return to_little_endian(word);
     }
 };
+/// The 64-bit words of a saved record.
+using little_endian_words = little_endian_array<std::uint64_t>;
+/// The 32-bit words of a Parquet bitset.
+using little_endian_words32 = little_endian_array<std::uint32_t>;
 
 } // namespace bloom::detail
 
@@ -2018,21 +2100,12 @@ struct scalable_stage_target {
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace bloom {
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_bloom_filter;
-template <class T, std::size_t CounterBits, class Hasher, class Allocator>
-class counting_bloom_filter;
-} // namespace bloom
-
 namespace bloom::detail {
-
-template <class Derived, class T>
-class filter_surface;
 
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
 /// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
@@ -2215,14 +2288,7 @@ class filter_base {
     filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
         if (this != &other) {
             m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
-            m_words = std::move(other.m_words);
-            m_bit_count = other.m_bit_count;
-            m_hash_count = other.m_hash_count;
-            m_probe_scheme = other.m_probe_scheme;
-            m_seed = other.m_seed;
-            m_expected_items = other.m_expected_items;
-            m_target_false_positive_rate = other.m_target_false_positive_rate;
-            m_item_count = other.m_item_count;
+            move_assign_members(state(), other.state());
             other.reset_shape();
         }
         return *this;
@@ -2233,14 +2299,14 @@ class filter_base {
     void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_words, other.m_words);
-        swap(m_bit_count, other.m_bit_count);
-        swap(m_hash_count, other.m_hash_count);
-        swap(m_probe_scheme, other.m_probe_scheme);
-        swap(m_seed, other.m_seed);
-        swap(m_expected_items, other.m_expected_items);
-        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
-        swap(m_item_count, other.m_item_count);
+        auto theirs = other.state();
+        state().swap(theirs);
+    }
+
+    // Every member but the hasher, as references: swapping the tuples swaps the members.
+    [[nodiscard]] auto state() noexcept {
+        return std::tie(m_words, m_bit_count, m_hash_count, m_probe_scheme, m_seed, m_expected_items,
+                        m_target_false_positive_rate, m_item_count);
     }
 
     // After a union or an intersection the distinct items are unknowable from the counts (the two sets
@@ -3874,6 +3940,7 @@ using bloom_filter = basic_bloom_filter<T, detail::classic_layout, Hasher, Alloc
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -4206,17 +4273,11 @@ class basic_concurrent_bloom_filter
     void swap(basic_concurrent_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_allocator, other.m_allocator);
-        swap(m_words, other.m_words);
-        swap(m_word_count, other.m_word_count);
-        swap(m_geometry, other.m_geometry);
-        swap(m_seed, other.m_seed);
-        swap(m_expected_items, other.m_expected_items);
-        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
+        auto theirs = other.plain_state();
+        plain_state().swap(theirs);
         const std::uint64_t count = m_item_count.load(std::memory_order_relaxed);
         m_item_count.store(other.m_item_count.load(std::memory_order_relaxed), std::memory_order_relaxed);
         other.m_item_count.store(count, std::memory_order_relaxed);
-        swap(m_stripes, other.m_stripes);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(basic_concurrent_bloom_filter& left,
@@ -4225,6 +4286,12 @@ class basic_concurrent_bloom_filter
     }
 
   private:
+    // Every member but the hasher and the atomic count, as references: swapping the tuples swaps them.
+    [[nodiscard]] auto plain_state() noexcept {
+        return std::tie(m_allocator, m_words, m_word_count, m_geometry, m_seed, m_expected_items,
+                        m_target_false_positive_rate, m_stripes);
+    }
+
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
@@ -5736,32 +5803,6 @@ inline void thrift_write_varint(std::vector<std::byte>& out, std::uint64_t value
 
 namespace bloom::detail {
 
-/// Reverses the byte order of a 32-bit value.
-[[nodiscard]] constexpr std::uint32_t byte_swap32(std::uint32_t value) noexcept {
-    return ((value & 0x000000ffU) << 24) | ((value & 0x0000ff00U) << 8) | ((value >> 8) & 0x0000ff00U) |
-           (value >> 24);
-}
-
-/// Converts a 32-bit word between host and little-endian order (either way: the swap is its own inverse).
-[[nodiscard]] constexpr std::uint32_t little_endian32(std::uint32_t word) noexcept {
-    if constexpr (host_is_little_endian) {
-        return word;
-    } else {
-        return byte_swap32(word);
-    }
-}
-
-/// 32-bit words stored little-endian at any address (a Parquet bitset, borrowed or mapped), read in place.
-struct little_endian_words32 {
-    const unsigned char* bytes;
-
-    [[nodiscard]] std::uint32_t operator[](std::size_t index) const noexcept {
-        std::uint32_t word;
-        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
-        return little_endian32(word);
-    }
-};
-
 struct split_block_layout {
     /// The name errors use for the filter of this layout.
     static constexpr const char* filter_name = "bloom::parquet::split_block_filter";
@@ -6338,7 +6379,7 @@ class split_block_filter {
 
     void store_words(std::byte* out) const noexcept {
         for (std::size_t i = 0; i < m_words.size(); ++i) {
-            const std::uint32_t word = detail::little_endian32(m_words[i]);
+            const std::uint32_t word = detail::to_little_endian(m_words[i]);
             std::memcpy(out + 4 * i, &word, sizeof word);
         }
     }
@@ -6386,17 +6427,12 @@ class split_block_filter {
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace bloom {
-namespace detail {
-
-template <class Filter>
-struct record_traits;
-
-} // namespace detail
 
 /// How a scalable filter grows, by name, so no number lands in the wrong parameter:
 ///
@@ -6527,14 +6563,8 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
          std::allocator_traits<stage_allocator>::is_always_equal::value) &&
         std::is_nothrow_copy_assignable_v<Hasher>) {
         if (this != &other) {
-            m_stages = std::move(other.m_stages);
-            m_initial_capacity = other.m_initial_capacity;
-            m_false_positive_rate = other.m_false_positive_rate;
-            m_growth_factor = other.m_growth_factor;
-            m_tightening_ratio = other.m_tightening_ratio;
-            m_seed = other.m_seed;
-            m_hasher = other.m_hasher;
-            m_newest_set_bits = other.m_newest_set_bits;
+            m_hasher = other.m_hasher; // first: if it throws, nothing else has changed
+            detail::move_assign_members(state(), other.state());
             other.m_stages.clear();
             other.m_newest_set_bits = 0;
         }
@@ -6666,13 +6696,8 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     void swap(scalable_bloom_filter& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_stages, other.m_stages);
-        swap(m_initial_capacity, other.m_initial_capacity);
-        swap(m_false_positive_rate, other.m_false_positive_rate);
-        swap(m_growth_factor, other.m_growth_factor);
-        swap(m_tightening_ratio, other.m_tightening_ratio);
-        swap(m_seed, other.m_seed);
-        swap(m_newest_set_bits, other.m_newest_set_bits);
+        auto theirs = other.state();
+        state().swap(theirs);
     }
     /// Exchanges the contents of `left` and `right`. O(1).
     friend void swap(scalable_bloom_filter& left,
@@ -6681,6 +6706,12 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     }
 
   private:
+    // Every member but the hasher, as references: swapping the tuples swaps the members.
+    [[nodiscard]] auto state() noexcept {
+        return std::tie(m_stages, m_initial_capacity, m_false_positive_rate, m_growth_factor,
+                        m_tightening_ratio, m_seed, m_newest_set_bits);
+    }
+
     friend surface;
 
     // Items in flight in the range forms, prefetching the newest stage's probes, as bloom_filter's.
@@ -7200,22 +7231,6 @@ void write_file_atomically(const std::filesystem::path& path, Writer&& write, co
 #include <string>
 #include <utility>
 
-namespace bloom {
-
-// The kinds a record holds, declared here and defined by their own headers (the filter layer, below this
-// one): the traits below are templates over them, so their bodies need the definitions only where a record
-// is written or read, and <bloom/serialization.hpp> includes them all.
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_bloom_filter;
-template <class T, std::size_t CounterBits, class Hasher, class Allocator>
-class counting_bloom_filter;
-template <class T, class Hasher, class Allocator>
-class scalable_bloom_filter;
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_concurrent_bloom_filter;
-
-} // namespace bloom
-
 namespace bloom::detail {
 
 /// The byte order of 64-bit words in memory.
@@ -7281,10 +7296,8 @@ inline void read_words(const unsigned char* bytes, std::uint64_t* words, std::si
     }
 }
 
-/// What the format needs of each filter type: its kind and how to write and read it. A type without a
-/// specialisation cannot be saved.
-template <class Filter>
-struct record_traits;
+// record_traits<Filter> (declared in detail/filter_declarations.hpp): what the format needs of each filter
+// type, its kind and how to write and read it. A type without a specialisation cannot be saved.
 
 /// Whether Filter can be saved and loaded.
 template <class Filter, class = void>

@@ -23,6 +23,12 @@ inline constexpr bool host_is_little_endian = true;
     return (value << 32) | (value >> 32);
 }
 
+/// Reverses the byte order of a 32-bit value (Parquet's split-block words).
+[[nodiscard]] constexpr std::uint32_t byte_swap(std::uint32_t value) noexcept {
+    value = ((value & 0x00ff00ffU) << 8) | ((value >> 8) & 0x00ff00ffU);
+    return (value << 16) | (value >> 16);
+}
+
 /// Writes `byte_count` low-order bytes of `value` to `out`, least significant first.
 inline void store_little_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
     for (std::size_t i = 0; i < byte_count; ++i) {
@@ -40,9 +46,11 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     return value;
 }
 
-/// `value` as it would be stored little-endian, read back as a host integer: the identity on little-endian
-/// hosts, a byte swap on big-endian ones. Lets a little-endian host hash a value's memory directly.
-[[nodiscard]] constexpr std::uint64_t to_little_endian(std::uint64_t value) noexcept {
+/// `value` as it would be stored little-endian, read back as a host integer (either way: the swap is its
+/// own inverse): the identity on little-endian hosts, a byte swap on big-endian ones. Lets a little-endian
+/// host hash a value's memory directly. Word: std::uint64_t or std::uint32_t.
+template <class Word>
+[[nodiscard]] constexpr Word to_little_endian(Word value) noexcept {
     if constexpr (host_is_little_endian) {
         return value;
     } else {
@@ -50,17 +58,23 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     }
 }
 
-/// 64-bit words stored little-endian at any address (a saved filter's payload, borrowed or mapped), read
-/// in place: a plain load on little-endian hosts whatever the alignment, a load and a byte swap elsewhere.
-struct little_endian_words {
+/// Words stored little-endian at any address (a saved filter's payload or a Parquet bitset, borrowed or
+/// mapped), read in place: a plain load on little-endian hosts whatever the alignment, a load and a byte
+/// swap elsewhere.
+template <class Word>
+struct little_endian_array {
     const unsigned char* bytes;
 
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        std::uint64_t word;
+    [[nodiscard]] Word operator[](std::size_t index) const noexcept {
+        Word word;
         std::memcpy(&word, bytes + index * sizeof word, sizeof word);
         return to_little_endian(word);
     }
 };
+/// The 64-bit words of a saved record.
+using little_endian_words = little_endian_array<std::uint64_t>;
+/// The 32-bit words of a Parquet bitset.
+using little_endian_words32 = little_endian_array<std::uint32_t>;
 
 } // namespace bloom::detail
 

@@ -11,6 +11,8 @@
 #include "bloom/detail/bit_words.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
+#include "bloom/detail/filter_declarations.hpp"
+#include "bloom/detail/members.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
@@ -21,21 +23,12 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace bloom {
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_bloom_filter;
-template <class T, std::size_t CounterBits, class Hasher, class Allocator>
-class counting_bloom_filter;
-} // namespace bloom
-
 namespace bloom::detail {
-
-template <class Derived, class T>
-class filter_surface;
 
 /// What filters built from filters need of the filters inside them. A scalable filter hashes an item once
 /// and probes each of its stages (same hasher, same seed) by that hash, asking first how many bits it would
@@ -218,14 +211,7 @@ class filter_base {
     filter_base& operator=(filter_base&& other) noexcept(nothrow_move_assignment) {
         if (this != &other) {
             m_hasher = std::move(other.m_hasher); // first: if it throws, nothing else has changed
-            m_words = std::move(other.m_words);
-            m_bit_count = other.m_bit_count;
-            m_hash_count = other.m_hash_count;
-            m_probe_scheme = other.m_probe_scheme;
-            m_seed = other.m_seed;
-            m_expected_items = other.m_expected_items;
-            m_target_false_positive_rate = other.m_target_false_positive_rate;
-            m_item_count = other.m_item_count;
+            move_assign_members(state(), other.state());
             other.reset_shape();
         }
         return *this;
@@ -236,14 +222,14 @@ class filter_base {
     void swap_state(filter_base& other) noexcept(std::is_nothrow_swappable_v<Hasher>) {
         using std::swap;
         swap(m_hasher, other.m_hasher); // first: if it throws, nothing else has changed
-        swap(m_words, other.m_words);
-        swap(m_bit_count, other.m_bit_count);
-        swap(m_hash_count, other.m_hash_count);
-        swap(m_probe_scheme, other.m_probe_scheme);
-        swap(m_seed, other.m_seed);
-        swap(m_expected_items, other.m_expected_items);
-        swap(m_target_false_positive_rate, other.m_target_false_positive_rate);
-        swap(m_item_count, other.m_item_count);
+        auto theirs = other.state();
+        state().swap(theirs);
+    }
+
+    // Every member but the hasher, as references: swapping the tuples swaps the members.
+    [[nodiscard]] auto state() noexcept {
+        return std::tie(m_words, m_bit_count, m_hash_count, m_probe_scheme, m_seed, m_expected_items,
+                        m_target_false_positive_rate, m_item_count);
     }
 
     // After a union or an intersection the distinct items are unknowable from the counts (the two sets

@@ -24,32 +24,6 @@
 
 namespace bloom::detail {
 
-/// Reverses the byte order of a 32-bit value.
-[[nodiscard]] constexpr std::uint32_t byte_swap32(std::uint32_t value) noexcept {
-    return ((value & 0x000000ffU) << 24) | ((value & 0x0000ff00U) << 8) | ((value >> 8) & 0x0000ff00U) |
-           (value >> 24);
-}
-
-/// Converts a 32-bit word between host and little-endian order (either way: the swap is its own inverse).
-[[nodiscard]] constexpr std::uint32_t little_endian32(std::uint32_t word) noexcept {
-    if constexpr (host_is_little_endian) {
-        return word;
-    } else {
-        return byte_swap32(word);
-    }
-}
-
-/// 32-bit words stored little-endian at any address (a Parquet bitset, borrowed or mapped), read in place.
-struct little_endian_words32 {
-    const unsigned char* bytes;
-
-    [[nodiscard]] std::uint32_t operator[](std::size_t index) const noexcept {
-        std::uint32_t word;
-        std::memcpy(&word, bytes + index * sizeof word, sizeof word);
-        return little_endian32(word);
-    }
-};
-
 struct split_block_layout {
     /// The name errors use for the filter of this layout.
     static constexpr const char* filter_name = "bloom::parquet::split_block_filter";

@@ -11,6 +11,7 @@
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
+#include "bloom/detail/filter_declarations.hpp"
 #include "bloom/detail/io/file_format.hpp"
 #include "bloom/sizing.hpp"
 
@@ -22,22 +23,6 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
-
-namespace bloom {
-
-// The kinds a record holds, declared here and defined by their own headers (the filter layer, below this
-// one): the traits below are templates over them, so their bodies need the definitions only where a record
-// is written or read, and <bloom/serialization.hpp> includes them all.
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_bloom_filter;
-template <class T, std::size_t CounterBits, class Hasher, class Allocator>
-class counting_bloom_filter;
-template <class T, class Hasher, class Allocator>
-class scalable_bloom_filter;
-template <class T, class Layout, class Hasher, class Allocator>
-class basic_concurrent_bloom_filter;
-
-} // namespace bloom
 
 namespace bloom::detail {
 
@@ -104,10 +89,8 @@ inline void read_words(const unsigned char* bytes, std::uint64_t* words, std::si
     }
 }
 
-/// What the format needs of each filter type: its kind and how to write and read it. A type without a
-/// specialisation cannot be saved.
-template <class Filter>
-struct record_traits;
+// record_traits<Filter> (declared in detail/filter_declarations.hpp): what the format needs of each filter
+// type, its kind and how to write and read it. A type without a specialisation cannot be saved.
 
 /// Whether Filter can be saved and loaded.
 template <class Filter, class = void>
