@@ -12,6 +12,7 @@
 #include <bloom/bloom_filter.hpp>
 #include <bloom/concurrent_bloom_filter.hpp>
 #include <bloom/counting_bloom_filter.hpp>
+#include <bloom/detail/pipeline.hpp>
 #include <bloom/scalable_bloom_filter.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -29,8 +30,9 @@ namespace {
 using bloom_test::insert_keys;
 using bloom_test::key;
 
-// Around the pipelines' windows (16, 64) and the classic lookup's batch (512), and several batches.
-constexpr std::size_t lengths[] = {0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 511, 512, 513, 1000, 1537};
+// Around the pipelines' windows (16, 64) and their halves, and many windows.
+constexpr std::size_t lengths[] = {0,  1,  7,  8,   9,   15,  16,  17,  31,  32,   33,
+                                   63, 64, 65, 127, 128, 129, 511, 512, 513, 1000, 1537};
 
 /// `length` keys drawn from `distinct` indices starting at `first_index`, so values repeat, often within a
 /// window; every fifth key repeats the one before it.
@@ -322,6 +324,44 @@ TEMPLATE_TEST_CASE("classic bulk contains answers as single calls do, under both
             // Both answers occur, so a kernel that always said one of them would fail.
             CHECK(std::count(expected.begin(), expected.end(), true) > 0);
             CHECK(std::count(expected.begin(), expected.end(), false) > 0);
+        }
+    }
+}
+
+TEST_CASE("the bulk pipeline prefetches each item once, a window before processing it, in order",
+          "[bulk][pipeline]") {
+    // Each stage logs (stage, item); the item is its own hash. Stages: 0 prefetch, 1 process.
+    for (const std::size_t length : lengths) {
+        INFO(length << " items");
+        std::vector<std::uint64_t> items(length);
+        for (std::size_t i = 0; i < length; ++i) {
+            items[i] = i;
+        }
+        std::vector<std::pair<int, std::uint64_t>> log;
+        bloom::detail::pipelined_for_each<16>(
+            items.begin(), items.end(), [](std::uint64_t item) { return item; },
+            [&](std::uint64_t item) { log.emplace_back(0, item); },
+            [&](std::uint64_t item) { log.emplace_back(1, item); });
+        REQUIRE(log.size() == 2 * length);
+        std::vector<std::size_t> position[2];
+        for (auto& stage : position) {
+            stage.assign(length, log.size());
+        }
+        for (std::size_t at = 0; at < log.size(); ++at) {
+            const auto [stage, item] = log[at];
+            REQUIRE(item < length);
+            REQUIRE(position[stage][item] == log.size()); // once
+            position[stage][item] = at;
+        }
+        for (std::size_t i = 0; i < length; ++i) {
+            CHECK(position[0][i] < position[1][i]);
+            if (i > 0) {
+                CHECK(position[1][i - 1] < position[1][i]); // processed in order
+            }
+            // In a long run, item i is processed right after item i + 16 is prefetched.
+            if (i + 16 < length) {
+                CHECK(log[position[1][i] - 1] == std::pair<int, std::uint64_t>(0, i + 16));
+            }
         }
     }
 }
