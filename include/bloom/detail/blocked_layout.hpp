@@ -94,10 +94,11 @@ struct blocked_layout {
             bit_count == 0 ? empty_block : words + block_offset(hash, bit_count / block_bits);
         return item_in_block(block, hash, probes, hash_count);
     }
-    /// The scalar kernel over relaxed loads, one per word and no branch per word.
-    [[nodiscard]] static bool contains(const atomic_word* words, filter_geometry geometry,
-                                       std::uint64_t hash) noexcept {
-        return scalar_item_in_block(relaxed_words{words + block_start(geometry, hash)}, hash, geometry.probes,
+    /// Concurrent words: the SIMD kernel on the block as its vector loads read it, where the machine has
+    /// one (shared_item_in_block), else the scalar kernel over relaxed loads.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool contains(const atomic_word* words, filter_geometry geometry,
+                                                          std::uint64_t hash) noexcept {
+        return shared_item_in_block(words + block_start(geometry, hash), hash, geometry.probes,
                                     geometry.hash_count);
     }
     /// A saved record's words may sit at any address and in either byte order: the block is copied into an
