@@ -3280,10 +3280,11 @@ avx512_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigne
     const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
     // Lane i gets the 32-bit word probe i falls in (the permute reads the low four bits of each index).
     const __m512i words = _mm512_permutexvar_epi32(_mm512_srli_epi32(bits, 5), _mm512_loadu_si512(block));
-    const __m512i masks =
-        _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_and_si512(bits, _mm512_set1_epi32(31)));
+    // 1 rotated by the bit's low five bits is its mask in the word: no masking of the count, and the test
+    // sets a probe's mask bit where its bit is present (two instructions fewer than shift, and-not, test).
+    const __m512i masks = _mm512_rolv_epi32(_mm512_set1_epi32(1), bits);
     const auto probes = static_cast<__mmask16>((1U << hash_count) - 1);
-    return _mm512_mask_test_epi32_mask(probes, _mm512_andnot_si512(words, masks), masks) == 0;
+    return _mm512_mask_test_epi32_mask(probes, words, masks) == probes;
 }
 
 #endif
@@ -3310,9 +3311,9 @@ BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std
         masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, shifts));
     }
     const __m512i old = _mm512_loadu_si512(block);
-    const bool was_new = _mm512_test_epi32_mask(_mm512_andnot_si512(old, masks), masks) != 0;
-    _mm512_storeu_si512(block, _mm512_or_si512(old, masks));
-    return was_new;
+    const __m512i updated = _mm512_or_si512(old, masks);
+    _mm512_storeu_si512(block, updated);
+    return _mm512_cmpneq_epi32_mask(updated, old) != 0;
 }
 #endif
 
