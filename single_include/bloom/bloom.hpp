@@ -117,6 +117,19 @@ namespace bloom::detail {
 #    define BLOOM_FORCE_INLINE inline
 #endif
 
+// Unrolls the loop that follows completely (its trip count is at most `count`). For loops over an item's
+// probes, whose count is the same for every item of a filter: GCC unrolls them at -O3 but not at -O2.
+// The bits_anywhere insert kernel at -O2 (without -march): string inserts 10-30% faster unrolled in two
+// interleaved runs, integer inserts unchanged.
+#if defined(__clang__)
+#    define BLOOM_DETAIL_UNROLL(count) _Pragma(BLOOM_DETAIL_STRINGIFY(unroll count))
+#elif defined(__GNUC__)
+#    define BLOOM_DETAIL_UNROLL(count) _Pragma(BLOOM_DETAIL_STRINGIFY(GCC unroll count))
+#else
+#    define BLOOM_DETAIL_UNROLL(count)
+#endif
+#define BLOOM_DETAIL_STRINGIFY(text) #text
+
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_CONFIG_HPP
@@ -3305,6 +3318,7 @@ BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std
                                                         -320, -352, -384, -416, -448, -480);
     const __m512i one = _mm512_set1_epi32(1);
     __m512i masks = _mm512_setzero_si512();
+    BLOOM_DETAIL_UNROLL(16)
     for (unsigned i = 0; i < hash_count; ++i) {
         const __m512i shifts =
             _mm512_add_epi32(minus_word_starts, _mm512_set1_epi32(static_cast<int>(bits[i])));

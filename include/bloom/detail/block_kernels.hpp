@@ -441,6 +441,7 @@ BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std
                                                         -320, -352, -384, -416, -448, -480);
     const __m512i one = _mm512_set1_epi32(1);
     __m512i masks = _mm512_setzero_si512();
+    BLOOM_DETAIL_UNROLL(16)
     for (unsigned i = 0; i < hash_count; ++i) {
         const __m512i shifts =
             _mm512_add_epi32(minus_word_starts, _mm512_set1_epi32(static_cast<int>(bits[i])));

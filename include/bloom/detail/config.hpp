@@ -34,6 +34,19 @@ namespace bloom::detail {
 #    define BLOOM_FORCE_INLINE inline
 #endif
 
+// Unrolls the loop that follows completely (its trip count is at most `count`). For loops over an item's
+// probes, whose count is the same for every item of a filter: GCC unrolls them at -O3 but not at -O2.
+// The bits_anywhere insert kernel at -O2 (without -march): string inserts 10-30% faster unrolled in two
+// interleaved runs, integer inserts unchanged.
+#if defined(__clang__)
+#    define BLOOM_DETAIL_UNROLL(count) _Pragma(BLOOM_DETAIL_STRINGIFY(unroll count))
+#elif defined(__GNUC__)
+#    define BLOOM_DETAIL_UNROLL(count) _Pragma(BLOOM_DETAIL_STRINGIFY(GCC unroll count))
+#else
+#    define BLOOM_DETAIL_UNROLL(count)
+#endif
+#define BLOOM_DETAIL_STRINGIFY(text) #text
+
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_CONFIG_HPP
