@@ -256,6 +256,30 @@ TEMPLATE_TEST_CASE("concurrent: per-thread plain filters merged with |= equal on
     }
 }
 
+TEST_CASE("concurrent: compatible_with a plain filter compares the probe scheme, as |= does",
+          "[concurrent]") {
+    // Same bit count, hash count and seed; only the probe scheme differs (a filter loaded from an older
+    // file keeps its scheme): the bits of one mean nothing to the other.
+    const bloom::concurrent_bloom_filter<std::uint64_t> mixed(
+        bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{9600, 7, bloom::probe_scheme::mixed}));
+    const bloom::bloom_filter<std::uint64_t> older(
+        bloom::filter_geometry{9600, 7, bloom::probe_scheme::enhanced_double_hashing});
+    CHECK_FALSE(mixed.compatible_with(older));
+    CHECK(mixed.compatible_with(
+        bloom::bloom_filter<std::uint64_t>(bloom::filter_geometry{9600, 7, bloom::probe_scheme::mixed})));
+    bloom::concurrent_bloom_filter<std::uint64_t> target(mixed.to_plain());
+    CHECK_THROWS_AS(target |= older, std::invalid_argument);
+
+    const bloom::concurrent_blocked_bloom_filter<std::uint64_t> anywhere(
+        bloom::blocked_bloom_filter<std::uint64_t>(
+            bloom::filter_geometry{512 * 20, 8, bloom::probe_scheme::bits_anywhere}));
+    const bloom::blocked_bloom_filter<std::uint64_t> per_word(
+        bloom::filter_geometry{512 * 20, 8, bloom::probe_scheme::one_bit_per_word});
+    CHECK_FALSE(anywhere.compatible_with(per_word));
+    bloom::concurrent_blocked_bloom_filter<std::uint64_t> blocked_target(anywhere.to_plain());
+    CHECK_THROWS_AS(blocked_target |= per_word, std::invalid_argument);
+}
+
 TEMPLATE_TEST_CASE("concurrent: copies, moves, clear and errors", "[concurrent]",
                    (bloom::concurrent_bloom_filter<std::uint64_t>),
                    (bloom::concurrent_blocked_bloom_filter<std::uint64_t>)) {

@@ -4301,10 +4301,10 @@ class basic_concurrent_bloom_filter
         return *this;
     }
 
-    /// True if `other` has the same bit count, hash count and seed, so the two can be combined.
+    /// True if `other` has the same bit count, hash count, probe scheme and seed, so the two can be combined.
     [[nodiscard]] bool compatible_with(const plain_filter_type& other) const noexcept {
         return m_geometry.bit_count == other.bit_count() && m_geometry.hash_count == other.hash_count() &&
-               m_seed == other.seed();
+               m_geometry.probes == other.probes() && m_seed == other.seed();
     }
     /// True if `other` has the same bit count, hash count, probe scheme and seed.
     [[nodiscard]] bool compatible_with(const basic_concurrent_bloom_filter& other) const noexcept {
