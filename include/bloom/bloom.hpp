@@ -22,7 +22,8 @@
 // arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
 // load, docs/FORMAT.md), <bloom/update_file.hpp> (change a saved filter under a lock),
 // <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved file),
-// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/guava.hpp> (Guava's BloomFilter and its
+// writeTo form), <bloom/format_error.hpp>,
 // <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
@@ -36,6 +37,7 @@
 #include "bloom/counting_bloom_filter.hpp"
 #include "bloom/filter_view.hpp"
 #include "bloom/format_error.hpp"
+#include "bloom/guava.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/mapped_file.hpp"
 #include "bloom/parquet.hpp"

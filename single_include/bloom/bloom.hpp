@@ -56,7 +56,8 @@
 // arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
 // load, docs/FORMAT.md), <bloom/update_file.hpp> (change a saved filter under a lock),
 // <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved file),
-// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/format_error.hpp>,
+// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/guava.hpp> (Guava's BloomFilter and its
+// writeTo form), <bloom/format_error.hpp>,
 // <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
 /// \namespace bloom
@@ -705,6 +706,23 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     std::uint64_t value = 0;
     for (std::size_t i = 0; i < byte_count; ++i) {
         value |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+    }
+    return value;
+}
+
+/// Writes the low `byte_count` bytes of `value` to `out`, most significant first (big-endian: Java's
+/// DataOutputStream, Guava's writeTo).
+inline void store_big_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        out[i] = static_cast<unsigned char>(value >> (8 * (byte_count - 1 - i)));
+    }
+}
+
+/// Reads `byte_count` bytes at `in` as a big-endian unsigned integer.
+[[nodiscard]] inline std::uint64_t load_big_endian(const unsigned char* in, std::size_t byte_count) noexcept {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        value = (value << 8) | in[i];
     }
     return value;
 }
@@ -5480,6 +5498,567 @@ using blocked_bloom_filter_view = basic_bloom_filter_view<T, detail::blocked_lay
 } // namespace bloom
 
 #endif // BLOOM_FILTER_VIEW_HPP
+
+// ======== include/bloom/guava.hpp ===================================================
+#ifndef BLOOM_GUAVA_HPP
+#define BLOOM_GUAVA_HPP
+
+// bloom::guava::bloom_filter<T> — Guava's com.google.common.hash.BloomFilter, bit for bit, and its
+// serialized form (BloomFilter.writeTo / readFrom), so filters pass between JVM services and C++.
+//
+// Guava sizes a filter with optimalNumOfBits and optimalNumOfHashFunctions, hashes an item with
+// MurmurHash3_x64_128 (seed 0) over the bytes its Funnel writes, and derives the k probes with the strategy
+// MURMUR128_MITZ_64 (or, in filters from before Guava 15, MURMUR128_MITZ_32). T picks the funnel:
+//   std::int64_t    Funnels.longFunnel()                  8 bytes, little-endian
+//   std::int32_t    Funnels.integerFunnel()               4 bytes, little-endian
+//   std::string     Funnels.stringFunnel(UTF_8)           the string's bytes, taken to be UTF-8
+//   std::u16string  Funnels.unencodedCharsFunnel()        each UTF-16 code unit, 2 bytes little-endian
+// (Java's String.getBytes(UTF_8) turns an unpaired surrogate into '?': hash such a string as Java does by
+// giving its UTF-8 with that replacement.)
+//
+//     #include <bloom/guava.hpp>
+//
+//     bloom::guava::bloom_filter<std::string> names(100'000, 0.01); // BloomFilter.create(funnel, 100000,
+//     0.01) names.put("alice"); std::ofstream out("names.bf", std::ios::binary); names.write_to(out); //
+//     Java: BloomFilter.readFrom(in, funnel) std::ifstream in("names.bf", std::ios::binary); auto loaded =
+//     bloom::guava::bloom_filter<std::string>::read_from(in); bool maybe = loaded.might_contain("alice"); //
+//     true, as Guava's mightContain says
+//
+// The serialized form (big-endian, Java's DataOutputStream): the strategy's ordinal (1 byte), k (1 byte,
+// unsigned), the word count (int32), then each 64-bit word. It records neither the funnel nor the expected
+// insertions: the reader must know T, as Guava's readFrom must be given the funnel.
+
+// ======== include/bloom/detail/guava_layout.hpp =====================================
+#ifndef BLOOM_DETAIL_GUAVA_LAYOUT_HPP
+#define BLOOM_DETAIL_GUAVA_LAYOUT_HPP
+
+// The layout of Guava's com.google.common.hash.BloomFilter (bloom::guava::bloom_filter): k probes anywhere
+// among bit_size = 64 x word-count bits (Guava rounds the bits it sizes up to whole 64-bit words and probes
+// them all), bit i in bit i % 64 of word i / 64. The probes come from the item's 128-bit MurmurHash3 as one
+// of Guava's two strategies (BloomFilterStrategies) derives them; the enum's values are their ordinals, the
+// first byte of Guava's serialized form.
+
+// ======== include/bloom/detail/murmur3.hpp ==========================================
+#ifndef BLOOM_DETAIL_MURMUR3_HPP
+#define BLOOM_DETAIL_MURMUR3_HPP
+
+// MurmurHash3_x64_128 (Austin Appleby, SMHasher, public domain algorithm), written here from its published
+// description: what Guava's Hashing.murmur3_128() computes, so bloom::guava can place bits as Guava's
+// BloomFilter does. Blocks of 16 bytes mix into two 64-bit lanes; the tail is zero-padded and mixed without
+// the lane rotation; the length is folded in and each lane goes through the fmix64 finaliser (mix64).
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// The two 64-bit halves of a 128-bit MurmurHash3 value. Its 16 bytes, as Guava's HashCode.asBytes()
+/// lists them, are `low` then `high`, each little-endian.
+struct murmur3_128_value {
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+};
+
+[[nodiscard]] constexpr std::uint64_t rotate_left(std::uint64_t value, unsigned count) noexcept {
+    return (value << count) | (value >> (64 - count));
+}
+
+/// MurmurHash3_x64_128 of `size` bytes at `data` with `seed` (both lanes start at the seed).
+[[nodiscard]] inline murmur3_128_value murmur3_x64_128(const unsigned char* data, std::size_t size,
+                                                       std::uint32_t seed) noexcept {
+    constexpr std::uint64_t c1 = 0x87c37b91114253d5ULL;
+    constexpr std::uint64_t c2 = 0x4cf5ad432745937fULL;
+    const auto mix_low = [](std::uint64_t k) { return rotate_left(k * c1, 31) * c2; };
+    const auto mix_high = [](std::uint64_t k) { return rotate_left(k * c2, 33) * c1; };
+
+    std::uint64_t h1 = seed;
+    std::uint64_t h2 = seed;
+    const std::size_t blocks = size / 16;
+    for (std::size_t i = 0; i < blocks; ++i) {
+        const unsigned char* block = data + 16 * i;
+        h1 ^= mix_low(load_little_endian(block, 8));
+        h1 = (rotate_left(h1, 27) + h2) * 5 + 0x52dce729;
+        h2 ^= mix_high(load_little_endian(block + 8, 8));
+        h2 = (rotate_left(h2, 31) + h1) * 5 + 0x38495ab5;
+    }
+    const unsigned char* tail = data + 16 * blocks;
+    const std::size_t rest = size % 16;
+    if (rest > 8) {
+        h2 ^= mix_high(load_little_endian(tail + 8, rest - 8));
+    }
+    if (rest > 0) {
+        h1 ^= mix_low(load_little_endian(tail, rest < 8 ? rest : 8));
+    }
+    h1 ^= static_cast<std::uint64_t>(size);
+    h2 ^= static_cast<std::uint64_t>(size);
+    h1 += h2;
+    h2 += h1;
+    h1 = mix64(h1);
+    h2 = mix64(h2);
+    h1 += h2;
+    h2 += h1;
+    return {h1, h2};
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_MURMUR3_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+/// Guava's BloomFilterStrategies, by ordinal.
+enum class guava_strategy : std::uint8_t {
+    /// MURMUR128_MITZ_32, Guava's first strategy: two 32-bit halves of the hash's low 64 bits, combined
+    /// h1 + i h2 (i = 1..k) in 32-bit arithmetic, flipped when negative, modulo bit_size. Only filters
+    /// written by Guava before 2013 (release 15) use it.
+    murmur128_mitz_32 = 0,
+    /// MURMUR128_MITZ_64, every filter Guava creates: combined = low 64 bits, then + high 64 bits per probe,
+    /// index = (combined & 2^63 - 1) mod bit_size.
+    murmur128_mitz_64 = 1,
+};
+
+struct guava_layout {
+    /// Calls visit(index) for each of the k bit indices `hash` selects among `bit_size` bits, in Guava's
+    /// order, while visit returns true; returns false if a call returned false.
+    template <class Visit>
+    static bool for_each_probe(guava_strategy strategy, murmur3_128_value hash, unsigned hash_count,
+                               std::uint64_t bit_size, Visit&& visit) {
+        if (strategy == guava_strategy::murmur128_mitz_64) {
+            std::uint64_t combined = hash.low;
+            for (unsigned i = 0; i < hash_count; ++i) {
+                if (!visit((combined & 0x7fffffffffffffffULL) % bit_size)) {
+                    return false;
+                }
+                combined += hash.high;
+            }
+            return true;
+        }
+        // Java int arithmetic: wrapping 32-bit sums and products, and ~x (= -x - 1) for a negative sum.
+        const auto hash1 = static_cast<std::uint32_t>(hash.low);
+        const auto hash2 = static_cast<std::uint32_t>(hash.low >> 32);
+        for (std::uint32_t i = 1; i <= hash_count; ++i) {
+            std::uint32_t combined = hash1 + i * hash2;
+            if ((combined & 0x80000000U) != 0) {
+                combined = ~combined;
+            }
+            if (!visit(std::uint64_t{combined} % bit_size)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// Sets the k bits of `hash` in `words` (bit_size = 64 x their count); true if one of them was 0.
+    static bool insert(std::uint64_t* words, std::uint64_t bit_size, guava_strategy strategy,
+                       unsigned hash_count, murmur3_128_value hash) noexcept {
+        bool changed = false;
+        for_each_probe(strategy, hash, hash_count, bit_size, [&](std::uint64_t index) {
+            const std::uint64_t mask = std::uint64_t{1} << (index & 63);
+            std::uint64_t& word = words[static_cast<std::size_t>(index >> 6)];
+            changed = changed || (word & mask) == 0;
+            word |= mask;
+            return true;
+        });
+        return changed;
+    }
+
+    /// True if the k bits of `hash` are all set.
+    [[nodiscard]] static bool contains(const std::uint64_t* words, std::uint64_t bit_size,
+                                       guava_strategy strategy, unsigned hash_count,
+                                       murmur3_128_value hash) noexcept {
+        return for_each_probe(strategy, hash, hash_count, bit_size, [&](std::uint64_t index) {
+            return ((words[static_cast<std::size_t>(index >> 6)] >> (index & 63)) & 1) != 0;
+        });
+    }
+};
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_GUAVA_LAYOUT_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <ios>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace bloom {
+namespace detail {
+
+template <class T>
+inline constexpr bool guava_funnel_type_v =
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::string> ||
+    std::is_same_v<T, std::u16string>;
+
+/// Java's (long) cast of a double: toward zero, NaN to 0, saturating at the long range.
+[[nodiscard]] inline std::int64_t java_double_to_long(double value) noexcept {
+    if (std::isnan(value)) {
+        return 0;
+    }
+    if (value >= 9223372036854775807.0) {
+        return std::numeric_limits<std::int64_t>::max();
+    }
+    if (value <= -9223372036854775808.0) {
+        return std::numeric_limits<std::int64_t>::min();
+    }
+    return static_cast<std::int64_t>(value);
+}
+
+} // namespace detail
+
+namespace guava {
+
+/// Guava's BloomFilterStrategies; the value is the ordinal writeTo stores.
+using strategy = detail::guava_strategy;
+
+/// The filter of Guava's BloomFilter<T> for T = std::int64_t, std::int32_t, std::string (UTF-8) or
+/// std::u16string, with Guava's sizing, hashing, probes and serialized form: a filter built with the same
+/// expected insertions, rate and puts holds the same bits as Guava's, and either reads the other's writeTo.
+template <class T>
+class bloom_filter {
+    static_assert(
+        detail::guava_funnel_type_v<T>,
+        "bloom::guava::bloom_filter<T>: T must be std::int64_t (Funnels.longFunnel), std::int32_t "
+        "(integerFunnel), std::string (stringFunnel(UTF_8)) or std::u16string (unencodedCharsFunnel)");
+
+    using layout = detail::guava_layout;
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+    /// Guava's default false-positive probability, BloomFilter.create(funnel, expectedInsertions).
+    static constexpr double default_fpp = 0.03;
+    /// The most probes Guava allows (k is stored in one unsigned byte).
+    static constexpr unsigned max_hash_count = 255;
+    /// The most 64-bit words Guava's bit array holds (a Java int counts them).
+    static constexpr std::uint64_t max_word_count = 0x7fffffff;
+
+    /// An empty filter without bits: might_contain answers false, put throws std::logic_error. Assign or read
+    /// a filter to use it; a moved-from filter is left so.
+    bloom_filter() = default;
+
+    /// BloomFilter.create(funnel, expected_insertions, fpp): optimal_num_of_bits bits rounded up to whole
+    /// 64-bit words, optimal_num_of_hash_functions probes, strategy MURMUR128_MITZ_64 (or `strategy`, to
+    /// write a filter in the legacy MITZ_32 form). 0 expected insertions count as 1, as in Guava. Throws
+    /// std::invalid_argument where Guava throws IllegalArgumentException: fpp outside (0, 1), expected
+    /// insertions beyond 2^63 - 1, a size of 0 bits or of more than 2^31 - 1 words, or more than 255 probes.
+    explicit bloom_filter(std::uint64_t expected_insertions, double fpp = default_fpp,
+                          guava::strategy hashing = strategy::murmur128_mitz_64)
+        : m_strategy(checked_strategy(hashing, "bloom::guava::bloom_filter")) {
+        constexpr const char* where = "bloom::guava::bloom_filter";
+        if (!(fpp > 0.0 && fpp < 1.0)) {
+            detail::throw_invalid_argument(where, "fpp",
+                                           "must be in (0, 1) as BloomFilter.create requires, got " +
+                                               detail::to_display(fpp));
+        }
+        if (expected_insertions > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            detail::throw_invalid_argument(where, "expected_insertions",
+                                           "must be at most 2^63 - 1 (a Java long), got " +
+                                               std::to_string(expected_insertions));
+        }
+        const std::uint64_t items = expected_insertions == 0 ? 1 : expected_insertions;
+        const std::uint64_t bits = optimal_num_of_bits(items, fpp);
+        if (bits == 0 || (bits - 1) / 64 + 1 > max_word_count) {
+            detail::throw_invalid_argument(where, "expected_insertions",
+                                           std::to_string(expected_insertions) + " at fpp " +
+                                               detail::to_display(fpp) + " needs " + std::to_string(bits) +
+                                               " bits; Guava's bit array holds 1 to 2^31 - 1 words of 64");
+        }
+        const unsigned hashes = optimal_num_of_hash_functions(items, bits);
+        if (hashes > max_hash_count) {
+            detail::throw_invalid_argument(where, "fpp",
+                                           detail::to_display(fpp) + " needs " + std::to_string(hashes) +
+                                               " probes; Guava allows at most 255");
+        }
+        m_hash_count = hashes;
+        m_words.assign(static_cast<std::size_t>((bits - 1) / 64 + 1), 0);
+    }
+
+    /// Guava's optimalNumOfBits(n, p): (long) (-n ln p / (ln 2)^2), before rounding up to whole words.
+    [[nodiscard]] static std::uint64_t optimal_num_of_bits(std::uint64_t n, double p) noexcept {
+        const double log2 = std::log(2.0);
+        const double bits = -static_cast<double>(n) * std::log(p) / (log2 * log2);
+        const std::int64_t truncated = detail::java_double_to_long(bits);
+        return truncated < 0 ? 0 : static_cast<std::uint64_t>(truncated);
+    }
+
+    /// Guava's optimalNumOfHashFunctions(n, m): max(1, round(m / n ln 2)).
+    [[nodiscard]] static unsigned optimal_num_of_hash_functions(std::uint64_t n, std::uint64_t m) noexcept {
+        const double k = static_cast<double>(m) / static_cast<double>(n) * std::log(2.0);
+        // Java's Math.round rounds half up; for the positive k here that is std::round (half away from 0).
+        const double rounded = std::round(k);
+        if (!(rounded >= 1.0)) {
+            return 1;
+        }
+        return rounded >= 4294967295.0 ? 0xffffffffU : static_cast<unsigned>(rounded);
+    }
+
+    /// Guava's hash of `value`: MurmurHash3_x64_128, seed 0, over the bytes T's funnel writes.
+    [[nodiscard]] static detail::murmur3_128_value hash(const T& value) {
+        if constexpr (std::is_same_v<T, std::string>) {
+            return detail::murmur3_x64_128(reinterpret_cast<const unsigned char*>(value.data()), value.size(),
+                                           0);
+        } else if constexpr (std::is_same_v<T, std::u16string>) {
+            std::vector<unsigned char> bytes(value.size() * 2);
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                detail::store_little_endian(bytes.data() + 2 * i, value[i], 2);
+            }
+            return detail::murmur3_x64_128(bytes.data(), bytes.size(), 0);
+        } else {
+            unsigned char bytes[sizeof(T)];
+            detail::store_little_endian(
+                bytes, static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(value)), sizeof(T));
+            return detail::murmur3_x64_128(bytes, sizeof bytes, 0);
+        }
+    }
+
+    /// BloomFilter.put: sets the k bits of `value`. O(k). Returns true if one of them was 0 (the value was
+    /// definitely absent). Throws std::logic_error if the filter has no bits.
+    bool put(const T& value) {
+        if (m_words.empty()) {
+            detail::throw_insert_into_empty("bloom::guava::bloom_filter", "put");
+        }
+        return layout::insert(m_words.data(), bit_size(), m_strategy, m_hash_count, hash(value));
+    }
+
+    /// BloomFilter.mightContain: false if `value` is definitely absent, true if it probably is present. O(k).
+    [[nodiscard]] bool might_contain(const T& value) const {
+        return !m_words.empty() &&
+               layout::contains(m_words.data(), bit_size(), m_strategy, m_hash_count, hash(value));
+    }
+
+    /// BloomFilter.isCompatible: the same strategy, probe count and size, so put_all can merge them.
+    [[nodiscard]] bool is_compatible(const bloom_filter& other) const noexcept {
+        return m_strategy == other.m_strategy && m_hash_count == other.m_hash_count &&
+               m_words.size() == other.m_words.size() && !m_words.empty();
+    }
+
+    /// BloomFilter.putAll: the union, in place. Throws std::invalid_argument if !is_compatible(other).
+    void put_all(const bloom_filter& other) {
+        if (!is_compatible(other)) {
+            detail::throw_invalid_argument(
+                "bloom::guava::bloom_filter::put_all", "other",
+                "is not compatible: it needs the same strategy, hash count and bit "
+                "size (and bits)");
+        }
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            m_words[i] |= other.m_words[i];
+        }
+    }
+
+    /// Bits the probes range over: 64 x word_count() (Guava's bitSize()). 0 when empty.
+    [[nodiscard]] std::uint64_t bit_size() const noexcept { return std::uint64_t{m_words.size()} * 64; }
+    /// k, Guava's numHashFunctions (0 when empty).
+    [[nodiscard]] unsigned hash_count() const noexcept { return m_hash_count; }
+    /// The strategy that derives the probes.
+    [[nodiscard]] guava::strategy hashing_strategy() const noexcept { return m_strategy; }
+    /// The number of 64-bit words.
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+    /// The words, bit i of the filter in bit i % 64 of word i / 64 (host byte order).
+    [[nodiscard]] const std::uint64_t* data() const noexcept { return m_words.data(); }
+    /// Bytes of the bit array.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_words.size() * sizeof(std::uint64_t); }
+    /// Bits that are set. O(word_count()).
+    [[nodiscard]] std::uint64_t set_bit_count() const noexcept {
+        return detail::count_set_bits(m_words.data(), m_words.size());
+    }
+
+    /// Guava's expectedFpp(): (set bits / bit size)^k, the rate a random non-member sees given the bits.
+    /// 0 when empty. O(word_count()).
+    [[nodiscard]] double expected_fpp() const noexcept {
+        if (m_words.empty()) {
+            return 0.0;
+        }
+        return std::pow(static_cast<double>(set_bit_count()) / static_cast<double>(bit_size()),
+                        static_cast<double>(m_hash_count));
+    }
+
+    /// Guava's approximateElementCount(): -ln(1 - X/m) m / k for X of m bits set, rounded half up. When
+    /// every bit is set (Guava throws there), the largest std::uint64_t. O(word_count()).
+    [[nodiscard]] std::uint64_t approximate_element_count() const noexcept {
+        if (m_words.empty()) {
+            return 0;
+        }
+        const double size = static_cast<double>(bit_size());
+        const double fraction = static_cast<double>(set_bit_count()) / size;
+        const double estimate = -std::log1p(-fraction) * size / static_cast<double>(m_hash_count);
+        if (!(estimate < 18446744073709549568.0)) {
+            return std::numeric_limits<std::uint64_t>::max();
+        }
+        return static_cast<std::uint64_t>(std::floor(estimate + 0.5));
+    }
+
+    /// Bytes of the serialized form: 6 + 8 x word_count().
+    [[nodiscard]] std::size_t serialized_size() const noexcept { return header_bytes + 8 * m_words.size(); }
+
+    /// BloomFilter.writeTo: the serialized form, big-endian. Throws std::logic_error for an empty filter
+    /// (Guava has none) and std::ios_base::failure if the stream fails.
+    void write_to(std::ostream& out) const {
+        write_with([&out](const unsigned char* bytes, std::size_t size) {
+            out.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(size));
+            if (!out) {
+                detail::raise_error(
+                    std::ios_base::failure("bloom::guava::bloom_filter::write_to: the stream failed"));
+            }
+        });
+    }
+
+    /// The serialized form as bytes, what write_to writes.
+    [[nodiscard]] std::vector<std::byte> to_bytes() const {
+        std::vector<std::byte> out;
+        out.reserve(serialized_size());
+        write_with([&out](const unsigned char* bytes, std::size_t size) {
+            const auto* first = reinterpret_cast<const std::byte*>(bytes);
+            out.insert(out.end(), first, first + size);
+        });
+        return out;
+    }
+
+    /// BloomFilter.readFrom(in, funnel): one filter from `in`, which is left just past it. Throws
+    /// bloom::format_error for a truncated stream, an unknown strategy ordinal, k = 0 or a word count below
+    /// 1; memory grows with the words actually read, so a forged count cannot allocate beyond the input.
+    [[nodiscard]] static bloom_filter read_from(std::istream& in) {
+        constexpr const char* where = "bloom::guava::bloom_filter::read_from";
+        unsigned char header[header_bytes];
+        in.read(reinterpret_cast<char*>(header), header_bytes);
+        if (in.gcount() != static_cast<std::streamsize>(header_bytes)) {
+            detail::throw_format_error(where, "the stream ends inside the 6-byte header (strategy ordinal, "
+                                              "hash count, word count)");
+        }
+        bloom_filter filter;
+        const std::size_t words = filter.read_header(header, where);
+        unsigned char chunk[8 * 1024];
+        while (filter.m_words.size() < words) {
+            const std::size_t wanted = std::min<std::size_t>(words - filter.m_words.size(), sizeof chunk / 8);
+            in.read(reinterpret_cast<char*>(chunk), static_cast<std::streamsize>(wanted * 8));
+            if (in.gcount() != static_cast<std::streamsize>(wanted * 8)) {
+                detail::throw_format_error(
+                    where,
+                    "the stream ends after " +
+                        std::to_string(filter.m_words.size() * 8 + static_cast<std::size_t>(in.gcount())) +
+                        " of the " + std::to_string(words * 8) + " bytes of the " + std::to_string(words) +
+                        " words the header announces");
+            }
+            for (std::size_t i = 0; i < wanted; ++i) {
+                filter.m_words.push_back(detail::load_big_endian(chunk + 8 * i, 8));
+            }
+        }
+        return filter;
+    }
+
+    /// read_from over exactly `size` bytes (nothing may follow the filter). Throws bloom::format_error as
+    /// read_from does, and for trailing bytes.
+    [[nodiscard]] static bloom_filter from_bytes(const std::byte* data, std::size_t size) {
+        constexpr const char* where = "bloom::guava::bloom_filter::from_bytes";
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        if (size < header_bytes) {
+            detail::throw_format_error(where, std::to_string(size) +
+                                                  " bytes cannot hold the 6-byte header (strategy ordinal, "
+                                                  "hash count, word count)");
+        }
+        bloom_filter filter;
+        const std::size_t words = filter.read_header(bytes, where);
+        const std::size_t available = size - header_bytes;
+        if (available / 8 < words) {
+            detail::throw_format_error(where, "the header announces " + std::to_string(words) + " words (" +
+                                                  std::to_string(words * 8) + " bytes) but " +
+                                                  std::to_string(available) + " bytes follow it");
+        }
+        if (available != words * 8) {
+            detail::throw_format_error(where, std::to_string(available - words * 8) +
+                                                  " bytes follow the filter's words");
+        }
+        filter.m_words.resize(words);
+        for (std::size_t i = 0; i < words; ++i) {
+            filter.m_words[i] = detail::load_big_endian(bytes + header_bytes + 8 * i, 8);
+        }
+        return filter;
+    }
+
+    /// Guava's equals: the same strategy, k and bits.
+    friend bool operator==(const bloom_filter& a, const bloom_filter& b) noexcept {
+        return a.m_strategy == b.m_strategy && a.m_hash_count == b.m_hash_count && a.m_words == b.m_words;
+    }
+    /// Not operator==.
+    friend bool operator!=(const bloom_filter& a, const bloom_filter& b) noexcept { return !(a == b); }
+
+  private:
+    static constexpr std::size_t header_bytes = 6;
+
+    static guava::strategy checked_strategy(guava::strategy hashing, const char* where) {
+        if (hashing != strategy::murmur128_mitz_32 && hashing != strategy::murmur128_mitz_64) {
+            detail::throw_invalid_argument(where, "strategy",
+                                           "must be murmur128_mitz_32 or murmur128_mitz_64, got ordinal " +
+                                               std::to_string(static_cast<unsigned>(hashing)));
+        }
+        return hashing;
+    }
+
+    /// Takes the strategy and k of a serialized header and returns its word count, checked.
+    std::size_t read_header(const unsigned char* header, const char* where) {
+        const unsigned ordinal = header[0];
+        if (ordinal > static_cast<unsigned>(strategy::murmur128_mitz_64)) {
+            detail::throw_format_error(where, "strategy ordinal " + std::to_string(ordinal) +
+                                                  " is not one of Guava's (0 MURMUR128_MITZ_32, 1 "
+                                                  "MURMUR128_MITZ_64)");
+        }
+        const unsigned hashes = header[1];
+        if (hashes == 0) {
+            detail::throw_format_error(where, "hash count 0: a Guava filter has 1 to 255 probes");
+        }
+        const auto words =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(detail::load_big_endian(header + 2, 4)));
+        if (words <= 0) {
+            detail::throw_format_error(where, "word count " + std::to_string(words) +
+                                                  " is not positive: a Guava filter has 1 to 2^31 - 1 words");
+        }
+        m_strategy = static_cast<guava::strategy>(ordinal);
+        m_hash_count = hashes;
+        return static_cast<std::size_t>(words);
+    }
+
+    template <class Sink>
+    void write_with(Sink&& sink) const {
+        if (m_words.empty()) {
+            detail::raise_error(std::logic_error(
+                "bloom::guava::bloom_filter: the filter is empty (default-constructed or moved from); Guava "
+                "has no serialized form for a filter without bits"));
+        }
+        unsigned char header[header_bytes];
+        header[0] = static_cast<unsigned char>(m_strategy);
+        header[1] = static_cast<unsigned char>(m_hash_count);
+        detail::store_big_endian(header + 2, m_words.size(), 4);
+        sink(header, header_bytes);
+        unsigned char chunk[8 * 1024];
+        for (std::size_t done = 0; done < m_words.size();) {
+            const std::size_t count = std::min<std::size_t>(m_words.size() - done, sizeof chunk / 8);
+            for (std::size_t i = 0; i < count; ++i) {
+                detail::store_big_endian(chunk + 8 * i, m_words[done + i], 8);
+            }
+            sink(chunk, count * 8);
+            done += count;
+        }
+    }
+
+    std::vector<std::uint64_t> m_words;
+    unsigned m_hash_count = 0;
+    guava::strategy m_strategy = strategy::murmur128_mitz_64;
+};
+
+} // namespace guava
+} // namespace bloom
+
+#endif // BLOOM_GUAVA_HPP
 
 // ======== include/bloom/mapped_file.hpp =============================================
 #ifndef BLOOM_MAPPED_FILE_HPP

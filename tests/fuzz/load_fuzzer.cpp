@@ -5,6 +5,7 @@
 // FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION defined, which turns off the checksums so that mutated inputs
 // reach the checks behind them. Seed corpus: the golden records under tests/data/.
 #include <bloom/bloom.hpp>
+#include <bloom/guava.hpp>
 #include <bloom/parquet.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -93,6 +94,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
         }
         const std::vector<std::byte> written = parquet.write();
         (void)bloom::parquet::split_block_filter<std::string>::read(written.data(), written.size());
+    } catch (const bloom::format_error&) {
+    }
+
+    // Guava's writeTo form, through both readers: the same filter or the same error.
+    try {
+        using guava_filter = bloom::guava::bloom_filter<std::string>;
+        auto guava = guava_filter::from_bytes(data, size);
+        std::istringstream stream(std::string(reinterpret_cast<const char*>(input), size));
+        if (!(guava_filter::read_from(stream) == guava)) {
+            __builtin_trap();
+        }
+        guava.put(text_key);
+        if (!guava.might_contain(text_key)) {
+            __builtin_trap();
+        }
+        const std::vector<std::byte> written = guava.to_bytes();
+        if (!(guava_filter::from_bytes(written.data(), written.size()) == guava)) {
+            __builtin_trap();
+        }
     } catch (const bloom::format_error&) {
     }
     return 0;

@@ -46,6 +46,23 @@ inline void store_little_endian(unsigned char* out, std::uint64_t value, std::si
     return value;
 }
 
+/// Writes the low `byte_count` bytes of `value` to `out`, most significant first (big-endian: Java's
+/// DataOutputStream, Guava's writeTo).
+inline void store_big_endian(unsigned char* out, std::uint64_t value, std::size_t byte_count) noexcept {
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        out[i] = static_cast<unsigned char>(value >> (8 * (byte_count - 1 - i)));
+    }
+}
+
+/// Reads `byte_count` bytes at `in` as a big-endian unsigned integer.
+[[nodiscard]] inline std::uint64_t load_big_endian(const unsigned char* in, std::size_t byte_count) noexcept {
+    std::uint64_t value = 0;
+    for (std::size_t i = 0; i < byte_count; ++i) {
+        value = (value << 8) | in[i];
+    }
+    return value;
+}
+
 /// `value` as it would be stored little-endian, read back as a host integer (either way: the swap is its
 /// own inverse): the identity on little-endian hosts, a byte swap on big-endian ones. Lets a little-endian
 /// host hash a value's memory directly. Word: std::uint64_t or std::uint32_t.
