@@ -35,7 +35,7 @@ LAYERS = {
         "bloom/bloom_filter.hpp", "bloom/blocked_bloom_filter.hpp", "bloom/counting_bloom_filter.hpp",
         "bloom/scalable_bloom_filter.hpp", "bloom/concurrent_bloom_filter.hpp"],
     4: ["bloom/detail/io/*", "bloom/serialization.hpp", "bloom/filter_view.hpp", "bloom/mapped_file.hpp",
-        "bloom/update_file.hpp", "bloom/parquet.hpp", "bloom/guava.hpp"],
+        "bloom/update_file.hpp", "bloom/parquet.hpp", "bloom/parquet_file.hpp", "bloom/guava.hpp"],
     5: ["bloom/bloom.hpp"],
 }
 FILTER_LAYER = 3

@@ -6,6 +6,7 @@ set -euo pipefail
 
 bloom=$1
 scenario=$2
+data=${3:-} # tests/data, for the scenarios that read committed files
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -35,7 +36,7 @@ case $scenario in
 help)
     expect 0 "$bloom" --help
     contains "$out" "usage: bloom COMMAND"
-    for command in create add check info merge; do
+    for command in create add check info merge parquet; do
         expect 0 "$bloom" "$command" --help
         contains "$out" "usage: bloom $command"
     done
@@ -473,6 +474,46 @@ key_types)
     expect 2 "$bloom" merge out.bloom "$data/scalable_u64_mum2.bloom"
     contains "$err" "scalable"
     [[ ! -e out.bloom ]] || fail "a refused merge wrote its output"
+    ;;
+
+parquet)
+    # small.parquet: written by DuckDB 1.5, three row groups; 'user-5' is in row group 0 only, id 150 in
+    # row group 1 only. The answers below are DuckDB's own (tests/data/parquet/answers.tsv).
+    file="$data/parquet/small.parquet"
+    expect 1 "$bloom" parquet "$file" --column name user-5 absent-0-ä
+    [[ $out == "$file"$'\t0\tuser-5\tmaybe\n'"$file"$'\t1\tuser-5\tabsent\n'"$file"$'\t2\tuser-5\tabsent\n'"$file"$'\t0\tabsent-0-ä\tabsent\n'"$file"$'\t1\tabsent-0-ä\tabsent\n'"$file"$'\t2\tabsent-0-ä\tabsent\nskipped 5 of 6 row-group reads (83.33%); 1 of 2 values absent from every row group' ]] ||
+        fail "parquet printed: $out"
+    expect 0 "$bloom" parquet "$file" "$file" --column id 150
+    contains "$out" $'\t1\t150\tmaybe'
+    contains "$out" "skipped 4 of 6 row-group reads"
+    # Values from stdin; a column without filters needs every row group read.
+    printf 'user-5\nuser-250\n' >values.txt
+    expect 0 "$bloom" parquet "$file" --column name <values.txt
+    contains "$out" "0 of 2 values absent"
+    expect 0 "$bloom" parquet "$file" --column label x
+    contains "$out" $'\t0\tx\tmaybe (no filter)'
+    expect 0 "$bloom" parquet --list "$file"
+    contains "$out" "6000 rows in 3 row groups"
+    contains "$out" "id"
+    contains "$out" "3 of 3"
+    contains "$out" "0 of 3"
+    # Errors: exit 2 with the file named.
+    expect 2 "$bloom" parquet "$file" --column nope x
+    contains "$err" "has no column 'nope' (its columns: name, label, id, small, d, f)"
+    expect 2 "$bloom" parquet "$file" --column id abc
+    contains "$err" "'abc' is not an integer (column 'id' is INT64)"
+    printf 'not parquet at all' >bad.parquet
+    expect 2 "$bloom" parquet bad.parquet --column id 1
+    contains "$err" "bad.parquet: not a Parquet file"
+    head -c 20000 "$file" >cut.parquet
+    expect 2 "$bloom" parquet cut.parquet --column id 1
+    contains "$err" "cut.parquet: not a Parquet file"
+    expect 2 "$bloom" parquet --column id 1
+    contains "$err" "FILE... before --column"
+    expect 2 "$bloom" parquet "$file"
+    contains "$err" "needs --column"
+    expect 2 "$bloom" parquet missing.parquet --column id 1
+    contains "$err" "missing.parquet: no such file"
     ;;
 
 *)

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -42,15 +43,7 @@ std::vector<std::byte> stream_bytes(std::initializer_list<int> header, std::size
 
 template <class Call>
 void require_format_error(Call&& call, const std::string& part) {
-    bool threw = false;
-    try {
-        call();
-    } catch (const bloom::format_error& error) {
-        threw = true;
-        INFO(error.what());
-        CHECK(std::string(error.what()).find(part) != std::string::npos);
-    }
-    CHECK(threw);
+    bloom_test::require_format_error_containing(std::forward<Call>(call), part);
 }
 
 /// Both readers of the serialized form, over the same bytes.

@@ -91,14 +91,7 @@ std::uint64_t double_bits(double value) {
     return bits;
 }
 
-std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in);
-    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(chars.size());
-    std::memcpy(bytes.data(), chars.data(), chars.size());
-    return bytes;
-}
+using bloom_test::read_file_bytes;
 
 using bloom_test::scratch_directory;
 

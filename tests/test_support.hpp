@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <memory>
 #include <random>
@@ -44,6 +45,7 @@
 #    pragma GCC diagnostic pop
 #endif
 
+#include <bloom/format_error.hpp>
 #include <bloom/sizing.hpp>
 
 namespace bloom_test {
@@ -695,6 +697,32 @@ void require_invalid_argument(Call&& call, const std::vector<std::string>& parts
 template <class Call>
 void require_invalid_argument(Call&& call, const char* parameter) {
     require_invalid_argument(std::forward<Call>(call), std::vector<std::string>{parameter});
+}
+
+/// Runs `call`, which must throw bloom::format_error whose message contains `part`.
+template <class Call>
+void require_format_error_containing(Call&& call, const std::string& part) {
+    bool threw = false;
+    try {
+        call();
+    } catch (const bloom::format_error& error) {
+        threw = true;
+        INFO("message: " << error.what());
+        CHECK(std::string(error.what()).find(part) != std::string::npos);
+    }
+    INFO("expected bloom::format_error containing " << part);
+    CHECK(threw);
+}
+
+/// The bytes of the file at `path`.
+inline std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(chars.size());
+    std::transform(chars.begin(), chars.end(), bytes.begin(),
+                   [](char c) { return static_cast<std::byte>(c); });
+    return bytes;
 }
 
 // ---- allocators ----

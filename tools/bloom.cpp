@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <bloom/bloom.hpp>
 #include <bloom/detail/io/file_lock.hpp>
+#include <bloom/parquet_file.hpp>
 #include <cerrno>
 #include <cfloat>
 #include <charconv>
@@ -74,6 +75,7 @@ commands:
   check    print the values that are probably present (or, with --invert, the absent ones)
   info     describe a filter file
   merge    write the union of compatible filters
+  parquet  ask the Bloom filters inside Parquet files which row groups may hold values
 
 Run `bloom help COMMAND` (or `bloom COMMAND --help`) for a command's options. Exit status: 0 success, 1 `check` found an absent
 value, 2 error.
@@ -125,6 +127,24 @@ Writes the union of the filters IN... to OUT: it reports every value any of them
 same kind, key type, size, hash count and seed (made by `bloom create` with the same options); classic
 and blocked filters merge, counting and scalable ones do not (the message says why). OUT may be one of the
 inputs (it is then locked as `add` locks it); an existing OUT that is not an input needs --force.
+)";
+
+constexpr const char* parquet_help = R"(usage: bloom parquet FILE... --column C [VALUE...]
+       bloom parquet --list FILE...
+
+Asks the split-block Bloom filters that Parquet writers (Spark, DuckDB, Arrow, parquet-java) store per
+column chunk which row groups may hold each VALUE of column C (its path, e.g. name or address.city): one
+line per file, row group and value, tab-separated: FILE, row group, value, then `absent` (the row group
+cannot hold it: a query skips it), `maybe`, or `maybe (no filter)` (the chunk has no filter). A summary
+line follows: how many row-group reads the values' queries need and skip. Values are read as the column's
+type reads a SQL literal (integers for INT32 and INT64, numbers for FLOAT and DOUBLE, text for strings);
+without VALUE arguments, one value per line from stdin.
+
+  --column C   the column to probe
+  --list       per file, its row groups and the columns that carry filters, with their sizes
+
+Exit status: 0 every value may be in some row group, 1 some value is absent from every row group of every
+FILE, 2 error.
 )";
 
 bool is_help(std::string_view argument) { return argument == "--help" || argument == "-h"; }
@@ -1167,6 +1187,162 @@ int run_merge(const std::vector<std::string>& arguments) {
     return exit_ok;
 }
 
+// ---- parquet ----
+
+/// Runs `action`, turning the library's errors about a Parquet file into one-line messages naming `path`.
+template <class Action>
+decltype(auto) about_parquet(const std::filesystem::path& path, Action&& action) {
+    try {
+        return action();
+    } catch (const bloom::format_error& problem) {
+        const std::string message = without_prefix(problem.what(), ": ");
+        file_error(path, message.rfind("not a Parquet file", 0) == 0
+                             ? message
+                             : "not a valid Parquet file: " + message);
+    } catch (const std::filesystem::filesystem_error& problem) {
+        file_error(path, "cannot read: " + problem.code().message());
+    } catch (const std::invalid_argument& problem) {
+        file_error(path, without_prefix(without_prefix(problem.what(), ": "), "text "));
+    }
+}
+
+std::string column_list(const bloom::parquet::file& parquet) {
+    std::string names;
+    if (!parquet.row_groups().empty()) {
+        for (const auto& column : parquet.row_groups().front().columns) {
+            names += (names.empty() ? "" : ", ") + column.path;
+        }
+    }
+    return names.empty() ? "none" : names;
+}
+
+int list_parquet(const std::vector<std::string>& files) {
+    for (const std::string& name : files) {
+        const std::filesystem::path path = name;
+        check_readable(path);
+        const bloom::parquet::file parquet =
+            about_parquet(path, [&] { return bloom::parquet::file::open(path); });
+        const auto& groups = parquet.row_groups();
+        std::string out = name + ": " + std::to_string(parquet.num_rows()) + " rows in " +
+                          std::to_string(groups.size()) + " row groups, " + std::to_string(parquet.size()) +
+                          " bytes\n";
+        const std::size_t columns = groups.empty() ? 0 : groups.front().columns.size();
+        char line[512];
+        std::snprintf(line, sizeof line, "  %-24s %-22s %-14s %s\n", "column", "type", "filters",
+                      "filter bytes");
+        out += line;
+        for (std::size_t column = 0; column < columns; ++column) {
+            std::size_t with_filter = 0;
+            std::uint64_t bytes = 0;
+            for (std::size_t group = 0; group < groups.size(); ++group) {
+                if (column < groups[group].columns.size() &&
+                    groups[group].columns[column].has_bloom_filter()) {
+                    ++with_filter;
+                    bytes +=
+                        about_parquet(path, [&] { return parquet.bloom_filter_bytes(group, column).size(); });
+                }
+            }
+            const auto& chunk = groups.front().columns[column];
+            const std::string filters = std::to_string(with_filter) + " of " + std::to_string(groups.size());
+            std::snprintf(line, sizeof line, "  %-24s %-22s %-14s %s\n", chunk.path.c_str(),
+                          bloom::parquet::to_string(chunk.type), filters.c_str(),
+                          with_filter == 0 ? "-" : std::to_string(bytes).c_str());
+            out += line;
+        }
+        write_stdout(out);
+    }
+    return exit_ok;
+}
+
+int run_parquet(const std::vector<std::string>& arguments) {
+    std::vector<std::string> files;
+    std::vector<std::string> values;
+    std::optional<std::string> column;
+    bool list = false;
+    bool options_done = false;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& argument = arguments[i];
+        if (!options_done && argument == "--") {
+            options_done = true;
+        } else if (!options_done && argument == "--list") {
+            list = true;
+        } else if (!options_done && argument == "--column") {
+            if (column) {
+                throw usage_error("parquet: --column given twice");
+            }
+            column = require_value(argument, i + 1 < arguments.size() ? &arguments[i + 1] : nullptr);
+            ++i;
+        } else if (!options_done && argument.size() > 1 && argument[0] == '-' &&
+                   !(argument[1] >= '0' && argument[1] <= '9')) {
+            unknown_option("parquet", argument);
+        } else {
+            (column ? values : files).push_back(argument);
+        }
+    }
+    if (list) {
+        if (column || files.empty()) {
+            throw usage_error("parquet --list takes FILE... and no --column (see bloom help parquet)");
+        }
+        return list_parquet(files);
+    }
+    if (!column) {
+        throw usage_error("parquet needs --column C (or --list) (see bloom help parquet)");
+    }
+    if (files.empty()) {
+        throw usage_error("parquet needs FILE... before --column (see bloom help parquet)");
+    }
+    std::vector<bloom::parquet::file> parquets;
+    for (const std::string& name : files) {
+        const std::filesystem::path path = name;
+        check_readable(path);
+        parquets.push_back(about_parquet(path, [&] { return bloom::parquet::file::open(path); }));
+        if (!parquets.back().column_index(*column)) {
+            file_error(path,
+                       "has no column '" + *column + "' (its columns: " + column_list(parquets.back()) + ")");
+        }
+    }
+    std::uint64_t reads = 0;
+    std::uint64_t skipped = 0;
+    std::uint64_t value_count = 0;
+    std::uint64_t absent_everywhere = 0;
+    std::string out;
+    for_each_value(values, [&](const std::string& value) {
+        ++value_count;
+        bool somewhere = false;
+        for (std::size_t f = 0; f < parquets.size(); ++f) {
+            const auto answers =
+                about_parquet(files[f], [&] { return parquets[f].probe_text(*column, value); });
+            for (std::size_t group = 0; group < answers.size(); ++group) {
+                const bool absent = answers[group] == bloom::parquet::probe_result::absent;
+                ++reads;
+                skipped += absent ? 1 : 0;
+                somewhere |= !absent;
+                out += files[f] + '\t' + std::to_string(group) + '\t' + value + '\t' +
+                       (absent                                                  ? "absent"
+                        : answers[group] == bloom::parquet::probe_result::maybe ? "maybe"
+                                                                                : "maybe (no filter)") +
+                       '\n';
+            }
+        }
+        absent_everywhere += somewhere ? 0 : 1;
+        if (out.size() >= (1U << 16)) {
+            write_stdout(out);
+            out.clear();
+        }
+    });
+    char summary[256];
+    std::snprintf(summary, sizeof summary,
+                  "skipped %" PRIu64 " of %" PRIu64 " row-group reads (%s); %" PRIu64 " of %" PRIu64
+                  " values absent from every row group\n",
+                  skipped, reads,
+                  reads == 0 ? "0%"
+                             : percent(static_cast<double>(skipped) / static_cast<double>(reads)).c_str(),
+                  absent_everywhere, value_count);
+    out += summary;
+    write_stdout(out);
+    return absent_everywhere == 0 ? exit_ok : exit_absent;
+}
+
 struct command_entry {
     const char* name;
     const char* help;
@@ -1174,8 +1350,9 @@ struct command_entry {
 };
 
 constexpr command_entry commands[] = {
-    {"create", create_help, run_create}, {"add", add_help, run_add},       {"check", check_help, run_check},
-    {"info", info_help, run_info},       {"merge", merge_help, run_merge},
+    {"create", create_help, run_create}, {"add", add_help, run_add},
+    {"check", check_help, run_check},    {"info", info_help, run_info},
+    {"merge", merge_help, run_merge},    {"parquet", parquet_help, run_parquet},
 };
 
 const command_entry* find_command(const std::string& name) {

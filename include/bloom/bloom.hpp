@@ -22,7 +22,8 @@
 // arrive), <bloom/concurrent_bloom_filter.hpp> (many threads at once), <bloom/serialization.hpp> (save and
 // load, docs/FORMAT.md), <bloom/update_file.hpp> (change a saved filter under a lock),
 // <bloom/filter_view.hpp> and <bloom/mapped_file.hpp> (lookups straight from a saved file),
-// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/guava.hpp> (Guava's BloomFilter and its
+// <bloom/parquet.hpp> (Parquet's split-block filters), <bloom/parquet_file.hpp> (the filters inside a
+// Parquet file, per row group and column), <bloom/guava.hpp> (Guava's BloomFilter and its
 // writeTo form), <bloom/format_error.hpp>,
 // <bloom/aligned_allocator.hpp>. This umbrella includes them all. Needs only <xxhash.h> (xxHash 0.8).
 
@@ -41,6 +42,7 @@
 #include "bloom/hash.hpp"
 #include "bloom/mapped_file.hpp"
 #include "bloom/parquet.hpp"
+#include "bloom/parquet_file.hpp"
 #include "bloom/scalable_bloom_filter.hpp"
 #include "bloom/serialization.hpp"
 #include "bloom/sizing.hpp"

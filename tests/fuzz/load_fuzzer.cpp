@@ -7,9 +7,11 @@
 #include <bloom/bloom.hpp>
 #include <bloom/guava.hpp>
 #include <bloom/parquet.hpp>
+#include <bloom/parquet_file.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -94,6 +96,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
         }
         const std::vector<std::byte> written = parquet.write();
         (void)bloom::parquet::split_block_filter<std::string>::read(written.data(), written.size());
+    } catch (const bloom::format_error&) {
+    }
+
+    // A Parquet file: its footer, every column chunk's filter, and a probe of every column.
+    try {
+        const auto file = bloom::parquet::file::from_bytes(data, size);
+        for (std::size_t group = 0; group < file.row_groups().size(); ++group) {
+            const auto& columns = file.row_groups()[group].columns;
+            for (std::size_t column = 0; column < columns.size(); ++column) {
+                try {
+                    if (columns[column].has_bloom_filter()) {
+                        const auto stored = file.bloom_filter_bytes(group, column);
+                        (void)bloom::parquet::split_block_filter<std::string>::read(stored.data(),
+                                                                                    stored.size());
+                    }
+                    (void)file.probe_text(columns[column].path, text_key);
+                } catch (const bloom::format_error&) {
+                } catch (const std::invalid_argument&) {
+                }
+            }
+        }
     } catch (const bloom::format_error&) {
     }
 

@@ -101,6 +101,51 @@ class thrift_compact_reader {
         return static_cast<std::int32_t>((raw & 1U) != 0 ? -magnitude - 1 : magnitude);
     }
 
+    /// A zigzag varint of 64 bits (an i64 field).
+    std::int64_t read_zigzag64() {
+        const std::uint64_t raw = read_varint();
+        return static_cast<std::int64_t>(raw >> 1) ^ -static_cast<std::int64_t>(raw & 1U);
+    }
+
+    /// A binary or string value: a varint length, then that many bytes (at most what is left).
+    std::string read_binary() {
+        const std::uint64_t length = read_varint();
+        if (length > remaining()) {
+            fail("truncated " + std::string(m_subject));
+        }
+        std::string value(reinterpret_cast<const char*>(m_data + m_position),
+                          static_cast<std::size_t>(length));
+        m_position += static_cast<std::size_t>(length);
+        return value;
+    }
+
+    /// A list or set header: returns the element count and sets `element_type`. The count is at most the
+    /// bytes left (every element takes one at least), so a loop over it is bounded by the input.
+    std::uint64_t read_list_header(unsigned& element_type) {
+        const std::uint8_t header = read_byte();
+        element_type = header & 0x0fU;
+        std::uint64_t count = header >> 4;
+        if (count == 15) {
+            count = read_varint();
+        }
+        check_element_type(element_type);
+        if (count > remaining()) {
+            fail("truncated " + std::string(m_subject));
+        }
+        return count;
+    }
+
+    /// Fails unless a field (`name`, for the message) has compact type `type`.
+    void require_type(const thrift_field& field, unsigned type, const char* name) const {
+        if (field.type != type) {
+            fail(malformed() + name + " (field " + std::to_string(field.id) + ") has compact type " +
+                 std::to_string(field.type) + ", not " + std::to_string(type));
+        }
+    }
+
+    /// Fails with "malformed <subject>: `message`".
+    [[noreturn]] void fail_malformed(const std::string& message) const { fail(malformed() + message); }
+
     /// Reads a field header into `field`; false at the struct's stop byte. `last_id` is the previous
     /// field's id (0 at the start of a struct): short-form headers carry the difference to it.
     bool read_field(std::int32_t& last_id, thrift_field& field) {
@@ -164,6 +209,13 @@ class thrift_compact_reader {
         }
     }
 
+    /// Fails if `depth` nested values exceed Thrift's limit.
+    void check_depth(unsigned depth) const {
+        if (depth > thrift_max_depth) {
+            fail(malformed() + "values nest deeper than " + std::to_string(thrift_max_depth) + " levels");
+        }
+    }
+
     /// Skips the fields of a struct up to and including its stop byte.
     void skip_struct(unsigned depth) {
         check_depth(depth);
@@ -178,13 +230,7 @@ class thrift_compact_reader {
     [[noreturn]] void fail(const std::string& message) const { throw_format_error(m_where, message); }
     [[nodiscard]] std::string malformed() const { return "malformed " + std::string(m_subject) + ": "; }
 
-    void check_depth(unsigned depth) {
-        if (depth > thrift_max_depth) {
-            fail(malformed() + "values nest deeper than " + std::to_string(thrift_max_depth) + " levels");
-        }
-    }
-
-    void check_element_type(unsigned type) {
+    void check_element_type(unsigned type) const {
         if (type == thrift_compact_stop || type > thrift_compact_uuid) {
             fail(malformed() + "unknown compact element type " + std::to_string(type));
         }
@@ -192,18 +238,8 @@ class thrift_compact_reader {
 
     void skip_list(unsigned depth) {
         check_depth(depth);
-        const std::uint8_t header = read_byte();
-        const unsigned element_type = header & 0x0fU;
-        std::uint64_t count = header >> 4;
-        if (count == 15) {
-            count = read_varint();
-        }
-        check_element_type(element_type);
-        // Every element takes at least one byte: a count beyond the input is truncated, and the loop below
-        // is bounded by the input's size.
-        if (count > remaining()) {
-            fail("truncated " + std::string(m_subject));
-        }
+        unsigned element_type = 0;
+        const std::uint64_t count = read_list_header(element_type);
         for (std::uint64_t i = 0; i < count; ++i) {
             skip(element_type, depth + 1, true);
         }
