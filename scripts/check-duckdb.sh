@@ -6,7 +6,8 @@
 # with Bloom filters (strings, INT32, INT64, FLOAT, DOUBLE; several row groups; non-ASCII text, NULLs) and
 # answers parquet_bloom_probe for thousands of members and non-members; bloom_parquet_interop must give
 # the same answer for every value and row group and keep every member. BUILD_DIR holds
-# bloom_parquet_interop (default build/dev, built here).
+# bloom_parquet_interop (default build/dev, built here). Then examples/parquet_row_groups skips row groups
+# of a DuckDB-written file and checks every answer against a full scan.
 # To refresh the small committed fixture: node parquet_interop.mjs tests/data/parquet --small (see below).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,7 +19,7 @@ fi
 if [[ ! -d $build ]]; then
     cmake --preset dev
 fi
-cmake --build "$build" --target bloom_parquet_interop
+cmake --build "$build" --target bloom_parquet_interop parquet_row_groups
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -29,4 +30,6 @@ cp tests/interop/duckdb/parquet_interop.mjs "$scratch/"
 echo "@duckdb/node-api $(node -p "require('$scratch/node_modules/@duckdb/node-api/package.json').version")"
 (cd "$scratch" && node parquet_interop.mjs out)
 "$build/tests/bloom_parquet_interop" "$scratch/out"
+echo "---- examples/parquet_row_groups on DuckDB's users.parquet ----"
+"$build/examples/parquet_row_groups" "$scratch/out/users.parquet"
 echo "check-duckdb: bloom::parquet::file and DuckDB agree on every value and row group"

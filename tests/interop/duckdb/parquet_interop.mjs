@@ -6,6 +6,8 @@
 //   FILE  COLUMN  VALUE_HEX  MEMBER  ROW_GROUP  EXCLUDES
 // VALUE_HEX is the hex of the value's text as a SQL literal would give it (UTF-8); MEMBER is 1 if the row
 // group holds the value; EXCLUDES is 1 if DuckDB's filter says the row group cannot hold it.
+// Beside the first file, NAME_rows.csv lists its rows' name and id columns with each row's row group, the
+// input of examples/parquet_row_groups.cpp.
 //   node parquet_interop.mjs OUT_DIR [--small]     (--small: the few small files committed as fixtures)
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeFileSync } from 'node:fs';
@@ -46,6 +48,11 @@ for (const [name, [select, groupSize]] of Object.entries(files)) {
     let first = 0n;
     const cases = sizes.map(([group, rows]) => { first += BigInt(rows); return `WHEN file_row_number < ${first} THEN ${group}`; });
     const groupOf = `CASE ${cases.join(' ')} END`;
+    if (name === Object.keys(files)[0]) {
+        const rows = join(outDir, name.replace('.parquet', '_rows.csv'));
+        await connection.run(`COPY (SELECT name, id, ${groupOf} AS row_group FROM read_parquet(${quote(path)}, file_row_number = true)
+            ORDER BY file_row_number) TO ${quote(rows)} (HEADER)`);
+    }
     const columns = (await connection.runAndReadAll(
         `SELECT DISTINCT path_in_schema, type FROM parquet_metadata(${quote(path)})`)).getRows();
     for (const [column, type] of columns) {
