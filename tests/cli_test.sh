@@ -36,7 +36,7 @@ case $scenario in
 help)
     expect 0 "$bloom" --help
     contains "$out" "usage: bloom COMMAND"
-    for command in create add check info merge parquet; do
+    for command in create add check info merge parquet guava-import guava-export; do
         expect 0 "$bloom" "$command" --help
         contains "$out" "usage: bloom $command"
     done
@@ -474,6 +474,60 @@ key_types)
     expect 2 "$bloom" merge out.bloom "$data/scalable_u64_mum2.bloom"
     contains "$err" "scalable"
     [[ ! -e out.bloom ]] || fail "a refused merge wrote its output"
+    ;;
+
+guava)
+    # tests/data/guava: streams Guava 31's BloomFilter.writeTo wrote, and its mightContain answers.
+    guava="$data/guava"
+    for case in long:long int:int string_ascii:string long_mitz32:long; do
+        name=${case%%:*}
+        type=${case##*:}
+        expect 0 "$bloom" guava-import --type "$type" "$guava/$name.bin" "$name.bloom"
+        contains "$err" "a Guava filter of"
+        # Every query value through `check` (strings are stored as hex in the answers file).
+        awk '$1 == "query" { print $2 }' "$guava/$name.txt" >hex.txt
+        : >values.txt
+        while read -r value; do
+            if [[ $type == string ]]; then
+                printf '%b\n' "$(sed 's/../\\x&/g' <<<"$value")" >>values.txt
+            else
+                echo "$value" >>values.txt
+            fi
+        done <hex.txt
+        "$bloom" check "$name.bloom" <values.txt >present.txt || true
+        paste -d' ' values.txt <(awk '$1 == "query" { print $3 }' "$guava/$name.txt") |
+            awk '$NF == 1 { $NF = ""; sub(/ $/, ""); print }' >expected.txt
+        cmp -s present.txt expected.txt || fail "$name: bloom check and Guava's mightContain differ"
+        [[ $(wc -l <expected.txt) -gt 100 ]] || fail "$name: too few present values to compare"
+        # And back to Guava's stream, byte for byte.
+        expect 0 "$bloom" guava-export "$name.bloom" "$name.bin"
+        cmp -s "$name.bin" "$guava/$name.bin" || fail "$name: guava-export changed the stream"
+    done
+    expect 0 "$bloom" info long.bloom
+    contains "$out" "Guava BloomFilter (MURMUR128_MITZ_64)"
+    contains "$out" "Guava's Funnels.longFunnel"
+    expect 0 "$bloom" info long_mitz32.bloom
+    contains "$out" "MURMUR128_MITZ_32"
+    # Errors: the funnel must be named; our own filters do not export; nothing is replaced without --force.
+    expect 2 "$bloom" guava-import "$guava/long.bin" x.bloom
+    contains "$err" "needs --type"
+    expect 2 "$bloom" guava-import --type float "$guava/long.bin" x.bloom
+    contains "$err" "--type must be long, int, string or chars"
+    expect 2 "$bloom" guava-import --type long "$guava/long.txt" x.bloom
+    contains "$err" "not a Guava BloomFilter stream"
+    expect 2 "$bloom" guava-import --type long "$guava/int.bin" long.bloom
+    contains "$err" "already exists"
+    expect 0 "$bloom" guava-import --force --type long "$guava/long_overfilled.bin" long.bloom
+    expect 0 "$bloom" create --items 100 --rate 0.01 ours.bloom
+    expect 2 "$bloom" guava-export ours.bloom ours.bin
+    contains "$err" "which Guava cannot read"
+    [[ ! -e ours.bin ]] || fail "guava-export wrote a file it refused"
+    expect 2 "$bloom" add long.bloom 5
+    contains "$err" "add and merge do not"
+    expect 2 "$bloom" check --type u64 long.bloom 5
+    contains "$err" "--type does not apply"
+    expect 2 "$bloom" check long.bloom not-a-number
+    contains "$err" "is not a Java long"
     ;;
 
 parquet)

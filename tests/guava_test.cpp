@@ -8,10 +8,12 @@
 #include "interop/guava_cases.hpp"
 #include "test_support.hpp"
 
+#include <bloom/bloom_filter.hpp>
 #include <bloom/detail/byte_order.hpp>
 #include <bloom/detail/murmur3.hpp>
 #include <bloom/format_error.hpp>
 #include <bloom/guava.hpp>
+#include <bloom/serialization.hpp>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -246,4 +248,51 @@ TEST_CASE("bloom::guava readers refuse malformed streams with format_error", "[g
     CHECK(first.word_count() == 1);
     CHECK(first.hash_count() == 3);
     CHECK(in.tellg() == std::streampos(14));
+}
+
+TEST_CASE("bloom::guava filters as records of the portable format", "[guava][serialization]") {
+    guava_filter<std::string> names(1000, 0.01);
+    names.put("alice");
+    names.put("bob");
+    const std::vector<std::byte> record = names.to_record();
+    CHECK(record.size() == 136 + names.bit_size() / 8);
+    const auto info = bloom::inspect(record.data(), record.size());
+    CHECK(info.kind == bloom::filter_kind::classic);
+    CHECK(info.hasher_id == 0x4755415600000003ULL); // "GUAV", funnel 3: UTF-8 strings
+    CHECK(info.bit_count == names.bit_size());
+    CHECK(info.hash_count == names.hash_count());
+    CHECK(info.expected_items == 1000);
+    CHECK(info.target_false_positive_rate == 0.01);
+    CHECK(info.item_count == 2);
+    const auto loaded = guava_filter<std::string>::from_record(record.data(), record.size());
+    CHECK(loaded == names);
+    CHECK(loaded.might_contain("alice"));
+    CHECK(loaded.expected_insertions() == 1000);
+    // The legacy strategy survives the trip.
+    guava_filter<std::int64_t> legacy(500, 0.02, bloom::guava::strategy::murmur128_mitz_32);
+    legacy.put(7);
+    const auto legacy_record = legacy.to_record();
+    CHECK(guava_filter<std::int64_t>::from_record(legacy_record.data(), legacy_record.size()) == legacy);
+
+    // Another funnel, a bloom filter of our own, a changed byte, a scheme that is not Guava's.
+    bloom_test::require_format_error_containing(
+        [&] { return guava_filter<std::int64_t>::from_record(record.data(), record.size()); }, "hasher id");
+    const bloom::bloom_filter<std::string> ours(1000, 0.01);
+    const std::vector<std::byte> our_record = bloom::to_bytes(ours);
+    bloom_test::require_format_error_containing(
+        [&] { return guava_filter<std::string>::from_record(our_record.data(), our_record.size()); },
+        "hasher id");
+    bloom_test::require_format_error_containing(
+        [&] { return bloom::from_bytes<bloom::bloom_filter<std::string>>(record.data(), record.size()); },
+        "hasher id");
+    auto corrupt = record;
+    corrupt[200] ^= std::byte{1};
+    bloom_test::require_format_error_containing(
+        [&] { return guava_filter<std::string>::from_record(corrupt.data(), corrupt.size()); }, "checksum");
+    auto other_scheme = record;
+    other_scheme[80] = std::byte{1}; // byte 80 is outside the header checksum
+    bloom_test::require_format_error_containing(
+        [&] { return guava_filter<std::string>::from_record(other_scheme.data(), other_scheme.size()); },
+        "probe scheme 1");
+    CHECK_THROWS_AS(guava_filter<std::string>().to_record(), std::logic_error);
 }

@@ -38,8 +38,10 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <optional>
@@ -76,6 +78,8 @@ commands:
   info     describe a filter file
   merge    write the union of compatible filters
   parquet  ask the Bloom filters inside Parquet files which row groups may hold values
+  guava-import  turn a Guava BloomFilter (its writeTo stream) into a filter file
+  guava-export  write a filter file that holds a Guava filter as Guava's stream again
 
 Run `bloom help COMMAND` (or `bloom COMMAND --help`) for a command's options. Exit status: 0 success, 1 `check` found an absent
 value, 2 error.
@@ -145,6 +149,26 @@ without VALUE arguments, one value per line from stdin.
 
 Exit status: 0 every value may be in some row group, 1 some value is absent from every row group of every
 FILE, 2 error.
+)";
+
+constexpr const char* guava_import_help =
+    R"(usage: bloom guava-import --type long|int|string|chars [--force] IN OUT
+
+Reads IN, a filter Guava's BloomFilter.writeTo wrote, and saves it as the filter file OUT, which `bloom
+check` and `bloom info` read and `bloom guava-export` turns back into the same stream. Guava's stream does
+not say which Funnel hashed the values, so --type must: long (Funnels.longFunnel), int (integerFunnel),
+string (stringFunnel(UTF_8)) or chars (unencodedCharsFunnel). The file keeps Guava's hashing, probes and
+bits, so it answers exactly as Guava's mightContain does. An existing OUT needs --force.
+)";
+
+constexpr const char* guava_export_help = R"(usage: bloom guava-export [--force] IN OUT
+
+Writes the Guava filter held in the filter file IN (made by `bloom guava-import`, or saved by
+bloom::guava::bloom_filter::to_record) to OUT as Guava's BloomFilter.writeTo stream, which
+BloomFilter.readFrom reads with the filter's funnel. Filters of this library's own kinds (classic,
+blocked, counting, scalable) cannot be exported: their bits were placed by another hash and other probes,
+which Guava cannot compute; rebuild the filter in Guava from its values instead. An existing OUT needs
+--force.
 )";
 
 bool is_help(std::string_view argument) { return argument == "--help" || argument == "-h"; }
@@ -313,6 +337,43 @@ struct key_type {
 
 constexpr const char* type_names = "string, u64, i64, u32, i32, u16, i16, u8, i8, f32 (float), f64 (double)";
 
+/// The Guava funnels of bloom::guava, by the hasher id their filter files carry; "" for other ids.
+std::string guava_funnel_name(std::uint64_t id) {
+    if (id == bloom::guava::bloom_filter<std::int64_t>::format_id) {
+        return "long";
+    }
+    if (id == bloom::guava::bloom_filter<std::int32_t>::format_id) {
+        return "int";
+    }
+    if (id == bloom::guava::bloom_filter<std::string>::format_id) {
+        return "string";
+    }
+    if (id == bloom::guava::bloom_filter<std::u16string>::format_id) {
+        return "chars";
+    }
+    return {};
+}
+
+/// Calls fn(std::common_type<bloom::guava::bloom_filter<T>>{}) for the funnel `name` names.
+template <class Fn>
+int with_guava_funnel(const std::string& name, Fn&& fn) {
+    if (name == "long") {
+        return fn(std::common_type<bloom::guava::bloom_filter<std::int64_t>>{});
+    }
+    if (name == "int") {
+        return fn(std::common_type<bloom::guava::bloom_filter<std::int32_t>>{});
+    }
+    if (name == "string") {
+        return fn(std::common_type<bloom::guava::bloom_filter<std::string>>{});
+    }
+    if (name == "chars") {
+        return fn(std::common_type<bloom::guava::bloom_filter<std::u16string>>{});
+    }
+    throw usage_error("--type must be long, int, string or chars (Guava's longFunnel, integerFunnel, "
+                      "stringFunnel(UTF_8), unencodedCharsFunnel), got '" +
+                      name + "'");
+}
+
 key_type integer_type(std::string name, std::int64_t lowest, std::uint64_t highest) {
     key_type type;
     type.family = key_family::integer;
@@ -352,6 +413,18 @@ key_type parse_type_option(const std::string& text) {
 
 /// What a hasher id says about the keys, for messages and `info`.
 std::string describe_hasher(std::uint64_t id) {
+    const std::string funnel = guava_funnel_name(id);
+    if (!funnel.empty()) {
+        static const char* const funnels[][2] = {{"long", "longs (Guava's Funnels.longFunnel)"},
+                                                 {"int", "ints (Guava's Funnels.integerFunnel)"},
+                                                 {"string", "strings (Guava's Funnels.stringFunnel(UTF_8))"},
+                                                 {"chars", "chars (Guava's Funnels.unencodedCharsFunnel)"}};
+        for (const auto& entry : funnels) {
+            if (funnel == entry[0]) {
+                return std::string(entry[1]) + ", hasher id " + hex(id);
+            }
+        }
+    }
     const auto described = [id](auto tag, const char* keys) -> std::string {
         using key = typename decltype(tag)::type;
         if (id == bloom::hash<key>::format_id) {
@@ -393,6 +466,9 @@ key_type key_type_of(const bloom::saved_filter_info& info, const std::optional<k
         found.family = key_family::float64;
         found.name = "f64";
         found.xxh3 = id == bloom::xxh3_hash<double>::format_id;
+    } else if (!guava_funnel_name(id).empty()) {
+        file_error(path, "holds a Guava BloomFilter of " + describe_hasher(id) +
+                             ": check, info and guava-export read it; add and merge do not");
     } else {
         file_error(path, "holds " + describe_hasher(id) + "; this tool reads filters of " + type_names);
     }
@@ -939,6 +1015,106 @@ void write_stdout(const std::string& text) {
     }
 }
 
+// ---- Guava filters ----
+
+/// A value's text as a key of a Guava funnel: a Java long or int, the text's bytes (UTF-8), or its UTF-16
+/// code units (the text must be valid UTF-8).
+template <class Key>
+Key guava_key(const std::string& text, const std::filesystem::path& path) {
+    if constexpr (std::is_same_v<Key, std::string>) {
+        return text;
+    } else if constexpr (std::is_same_v<Key, std::u16string>) {
+        std::u16string units;
+        for (std::size_t i = 0; i < text.size();) {
+            const auto lead = static_cast<unsigned char>(text[i]);
+            const std::size_t length = lead < 0x80         ? 1
+                                       : (lead >> 5) == 6  ? 2
+                                       : (lead >> 4) == 14 ? 3
+                                       : (lead >> 3) == 30 ? 4
+                                                           : 0;
+            std::uint32_t code = length == 1   ? lead
+                                 : length == 2 ? (lead & 0x1fU)
+                                 : length == 3 ? (lead & 0x0fU)
+                                               : (lead & 0x07U);
+            bool valid = length != 0 && i + length <= text.size();
+            for (std::size_t j = 1; valid && j < length; ++j) {
+                const auto next = static_cast<unsigned char>(text[i + j]);
+                valid = (next >> 6) == 2;
+                code = (code << 6) | (next & 0x3fU);
+            }
+            const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (!valid || code < smallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+                file_error(path, "'" + text + "' is not valid UTF-8 (chars keys are read as UTF-8 text)");
+            }
+            if (code >= 0x10000) {
+                units.push_back(static_cast<char16_t>(0xd800 + ((code - 0x10000) >> 10)));
+                units.push_back(static_cast<char16_t>(0xdc00 + ((code - 0x10000) & 0x3ffU)));
+            } else {
+                units.push_back(static_cast<char16_t>(code));
+            }
+            i += length;
+        }
+        return units;
+    } else {
+        Key value = 0;
+        const char* first = text.data();
+        const char* last = first + text.size();
+        const auto [end, error] = std::from_chars(first, last, value);
+        if (text.empty() || end != last || error != std::errc()) {
+            file_error(path,
+                       "'" + text + "' is not a Java " +
+                           (std::is_same_v<Key, std::int64_t> ? std::string("long") : std::string("int")));
+        }
+        return value;
+    }
+}
+
+template <class Filter>
+Filter load_guava(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
+    return about_file(path, "", [&] {
+        return Filter::from_record(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+    });
+}
+
+/// check's output: each value whose answer (`present_of(value)`) differs from `invert`, one per line.
+/// Returns true if some value was absent.
+template <class PresentOf>
+bool print_checked(const std::vector<std::string>& values, bool invert, PresentOf&& present_of) {
+    bool any_absent = false;
+    std::string out;
+    for_each_value(values, [&](const std::string& value) {
+        const bool present = present_of(value);
+        any_absent |= !present;
+        if (present != invert) {
+            out += value;
+            out += '\n';
+            if (out.size() >= (1U << 16)) {
+                write_stdout(out);
+                out.clear();
+            }
+        }
+    });
+    write_stdout(out);
+    return any_absent;
+}
+
+/// `check` of a file holding a Guava filter.
+int check_guava(const std::string& funnel, const std::filesystem::path& path,
+                const std::vector<unsigned char>& bytes, const std::vector<std::string>& values,
+                bool invert) {
+    return with_guava_funnel(funnel, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        const filter_type filter = load_guava<filter_type>(path, bytes);
+        return print_checked(values, invert,
+                             [&](const std::string& value) {
+                                 return filter.might_contain(
+                                     guava_key<typename filter_type::value_type>(value, path));
+                             })
+                   ? exit_absent
+                   : exit_ok;
+    });
+}
+
 int run_check(const std::vector<std::string>& arguments) {
     bool invert = false;
     std::optional<key_type> requested;
@@ -958,29 +1134,24 @@ int run_check(const std::vector<std::string>& arguments) {
     const std::vector<std::string> values(positional.begin() + 1, positional.end());
     const std::vector<unsigned char> bytes = read_filter_bytes(path);
     const bloom::saved_filter_info info = inspect_bytes(path, bytes);
+    const std::string funnel = guava_funnel_name(info.hasher_id);
+    if (!funnel.empty()) {
+        if (requested) {
+            file_error(path, "holds a Guava filter, whose keys are its funnel's (" + funnel +
+                                 "): --type does not apply");
+        }
+        return check_guava(funnel, path, bytes, values, invert);
+    }
     const key_type type = key_type_of(info, requested, path);
-    bool any_absent = false;
-    std::string out;
-    with_filter_type(info, type, path, [&](auto tag) {
+    return with_filter_type(info, type, path, [&](auto tag) {
         using filter_type = typename decltype(tag)::type;
         const filter_type filter = load_typed<filter_type>(path, bytes);
         const value_reader<typename filter_type::value_type> key_of(type, path);
-        for_each_value(values, [&](const std::string& value) {
-            const bool present = filter.contains(key_of(value));
-            any_absent |= !present;
-            if (present != invert) {
-                out += value;
-                out += '\n';
-                if (out.size() >= (1U << 16)) {
-                    write_stdout(out);
-                    out.clear();
-                }
-            }
-        });
-        return exit_ok;
+        return print_checked(values, invert,
+                             [&](const std::string& value) { return filter.contains(key_of(value)); })
+                   ? exit_absent
+                   : exit_ok;
     });
-    write_stdout(out);
-    return any_absent ? exit_absent : exit_ok;
 }
 
 // info prints plain numbers (no digit grouping) so that scripts can read them; sizes and rates add a
@@ -1075,6 +1246,33 @@ int run_info(const std::vector<std::string>& arguments) {
     const bloom::saved_filter_info info = inspect_bytes(path, bytes);
     print_line("file:", path.string());
     print_line("keys:", describe_hasher(info.hasher_id));
+    const std::string funnel = guava_funnel_name(info.hasher_id);
+    if (!funnel.empty()) {
+        with_guava_funnel(funnel, [&](auto tag) {
+            using filter_type = typename decltype(tag)::type;
+            const filter_type filter = load_guava<filter_type>(path, bytes);
+            print_line("kind:", std::string("Guava BloomFilter (") +
+                                    (filter.hashing_strategy() == bloom::guava::strategy::murmur128_mitz_64
+                                         ? "MURMUR128_MITZ_64)"
+                                         : "MURMUR128_MITZ_32)"));
+            print_line("bits:", std::to_string(filter.bit_size()));
+            print_line("k:", std::to_string(filter.hash_count()) + " (hash functions)");
+            print_line("expected items:", filter.expected_insertions() == 0
+                                              ? std::string("unknown (Guava's stream does not record it)")
+                                              : std::to_string(filter.expected_insertions()));
+            print_line("items:", std::to_string(filter.approximate_element_count()) +
+                                     " (Guava's approximateElementCount, from the bits)");
+            print_line("fill:", percent(static_cast<double>(filter.set_bit_count()) /
+                                        static_cast<double>(filter.bit_size())));
+            print_line("current rate:", rate_text(filter.expected_fpp()) + " (Guava's expectedFpp)");
+            if (filter.fpp() > 0.0) {
+                print_line("target rate:", rate_text(filter.fpp()));
+            }
+            return exit_ok;
+        });
+        print_line("bytes:", std::to_string(info.record_bytes) + " (" + bytes_text(info.record_bytes) + ")");
+        return exit_ok;
+    }
     std::optional<key_type> type;
     try {
         type = key_type_of(info, std::nullopt, path);
@@ -1343,6 +1541,117 @@ int run_parquet(const std::vector<std::string>& arguments) {
     return absent_everywhere == 0 ? exit_ok : exit_absent;
 }
 
+// ---- guava-import, guava-export ----
+
+/// The whole of a regular file (a Guava stream is read at once: 6 bytes plus 8 per word).
+std::vector<unsigned char> read_whole_file(const std::filesystem::path& path) {
+    check_readable(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        file_error(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        file_error(path, "read error");
+    }
+    return bytes;
+}
+
+/// Writes `bytes` to `path` atomically (create_new unless --force).
+void write_bytes_atomically(const std::filesystem::path& path, const std::vector<std::byte>& bytes,
+                            bool force) {
+    check_writable(path);
+    const signals_deferred deferred;
+    try {
+        bloom::detail::write_file_atomically(
+            path,
+            [&](auto&& sink) { sink(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()); },
+            "bloom", force ? bloom::detail::write_mode::replace : bloom::detail::write_mode::create_new);
+    } catch (const std::filesystem::filesystem_error& problem) {
+        if (problem.code() == std::errc::file_exists) {
+            file_error(path, "already exists (use --force to replace it)");
+        }
+        file_error(path, std::string("cannot save: ") + problem.code().message());
+    }
+}
+
+int run_guava_import(const std::vector<std::string>& arguments) {
+    std::optional<std::string> funnel;
+    bool force = false;
+    const auto positional =
+        parse_options(arguments, [&](const std::string& option, const std::string* value) {
+            if (option == "--type") {
+                funnel = require_value(option, value);
+                return true;
+            }
+            if (option == "--force") {
+                force = true;
+                return false;
+            }
+            unknown_option("guava-import", option);
+        });
+    if (!funnel) {
+        throw usage_error(
+            "guava-import needs --type long|int|string|chars: Guava's stream does not say which "
+            "Funnel hashed the values (see bloom help guava-import)");
+    }
+    if (positional.size() != 2) {
+        throw usage_error("guava-import takes IN and OUT (see bloom help guava-import)");
+    }
+    const std::filesystem::path in = positional[0];
+    const std::filesystem::path out = positional[1];
+    const std::vector<unsigned char> stream = read_whole_file(in);
+    return with_guava_funnel(*funnel, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        const filter_type filter = [&] {
+            try {
+                return filter_type::from_bytes(reinterpret_cast<const std::byte*>(stream.data()),
+                                               stream.size());
+            } catch (const bloom::format_error& problem) {
+                file_error(in, "not a Guava BloomFilter stream: " + without_prefix(problem.what(), ": "));
+            }
+        }();
+        write_bytes_atomically(out, filter.to_record(), force);
+        std::fprintf(stderr, "bloom: %s: a Guava filter of %s bits, k = %u, about %s items\n",
+                     out.string().c_str(), std::to_string(filter.bit_size()).c_str(), filter.hash_count(),
+                     std::to_string(filter.approximate_element_count()).c_str());
+        return exit_ok;
+    });
+}
+
+int run_guava_export(const std::vector<std::string>& arguments) {
+    bool force = false;
+    const auto positional = parse_options(arguments, [&](const std::string& option, const std::string*) {
+        if (option == "--force") {
+            force = true;
+            return false;
+        }
+        unknown_option("guava-export", option);
+    });
+    if (positional.size() != 2) {
+        throw usage_error("guava-export takes IN and OUT (see bloom help guava-export)");
+    }
+    const std::filesystem::path in = positional[0];
+    const std::filesystem::path out = positional[1];
+    const std::vector<unsigned char> bytes = read_filter_bytes(in);
+    const bloom::saved_filter_info info = inspect_bytes(in, bytes);
+    const std::string funnel = guava_funnel_name(info.hasher_id);
+    if (funnel.empty()) {
+        file_error(in,
+                   std::string("holds a ") + bloom::to_string(info.kind) + " filter of " +
+                       describe_hasher(info.hasher_id) +
+                       ", which Guava cannot read: Guava places an item's bits by MurmurHash3 over its "
+                       "funnel's bytes and its own probes (MURMUR128_MITZ_64), this filter by another hash "
+                       "and probes, so no Guava filter answers as it does. Rebuild it in Guava from the "
+                       "values; only files made by guava-import (or bloom::guava) export");
+    }
+    return with_guava_funnel(funnel, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        write_bytes_atomically(out, load_guava<filter_type>(in, bytes).to_bytes(), force);
+        return exit_ok;
+    });
+}
+
 struct command_entry {
     const char* name;
     const char* help;
@@ -1350,9 +1659,14 @@ struct command_entry {
 };
 
 constexpr command_entry commands[] = {
-    {"create", create_help, run_create}, {"add", add_help, run_add},
-    {"check", check_help, run_check},    {"info", info_help, run_info},
-    {"merge", merge_help, run_merge},    {"parquet", parquet_help, run_parquet},
+    {"create", create_help, run_create},
+    {"add", add_help, run_add},
+    {"check", check_help, run_check},
+    {"info", info_help, run_info},
+    {"merge", merge_help, run_merge},
+    {"parquet", parquet_help, run_parquet},
+    {"guava-import", guava_import_help, run_guava_import},
+    {"guava-export", guava_export_help, run_guava_export},
 };
 
 const command_entry* find_command(const std::string& name) {

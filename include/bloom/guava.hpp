@@ -31,6 +31,7 @@
 #include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/guava_layout.hpp"
+#include "bloom/detail/io/file_format.hpp"
 #include "bloom/detail/murmur3.hpp"
 #include "bloom/format_error.hpp"
 #include "bloom/sizing.hpp"
@@ -55,6 +56,21 @@ template <class T>
 inline constexpr bool guava_funnel_type_v =
     std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::string> ||
     std::is_same_v<T, std::u16string>;
+
+/// "GUAV": the high half of the hasher ids of Guava's funnels in the portable format (docs/FORMAT.md).
+inline constexpr std::uint64_t guava_hasher_tag = 0x47554156;
+/// A Guava filter's record stores probe scheme 2 + its strategy's ordinal.
+inline constexpr unsigned guava_probe_scheme_base = 2;
+
+/// The hasher id of T's funnel: GUAV then 1 long, 2 int, 3 UTF-8 string, 4 unencoded chars.
+template <class T>
+[[nodiscard]] constexpr std::uint64_t guava_funnel_id() noexcept {
+    const std::uint64_t funnel = std::is_same_v<T, std::int64_t>   ? 1
+                                 : std::is_same_v<T, std::int32_t> ? 2
+                                 : std::is_same_v<T, std::string>  ? 3
+                                                                   : 4;
+    return guava_hasher_tag << 32 | funnel;
+}
 
 /// Java's (long) cast of a double: toward zero, NaN to 0, saturating at the long range.
 [[nodiscard]] inline std::int64_t java_double_to_long(double value) noexcept {
@@ -96,6 +112,9 @@ class bloom_filter {
     static constexpr double default_fpp = 0.03;
     /// The most probes Guava allows (k is stored in one unsigned byte).
     static constexpr unsigned max_hash_count = 255;
+    /// The hasher id this filter's records carry in the portable format: Guava's funnel for T
+    /// (docs/FORMAT.md).
+    static constexpr std::uint64_t format_id = detail::guava_funnel_id<T>();
     /// The most 64-bit words Guava's bit array holds (a Java int counts them).
     static constexpr std::uint64_t max_word_count = 0x7fffffff;
 
@@ -138,6 +157,8 @@ class bloom_filter {
         }
         m_hash_count = hashes;
         m_words.assign(static_cast<std::size_t>((bits - 1) / 64 + 1), 0);
+        m_expected_insertions = items;
+        m_fpp = fpp;
     }
 
     /// Guava's optimalNumOfBits(n, p): (long) (-n ln p / (ln 2)^2), before rounding up to whole words.
@@ -341,6 +362,92 @@ class bloom_filter {
         return filter;
     }
 
+    /// The filter as one record of the portable format (docs/FORMAT.md), which `bloom info`, `bloom check`
+    /// and `bloom guava-export` read: a classic record with this funnel's hasher id, probe scheme 2 + the
+    /// strategy's ordinal, seed 0, the words; expected items and rate as constructed (0 for a filter read
+    /// from Guava's stream, which records neither). Throws std::logic_error for an empty filter.
+    [[nodiscard]] std::vector<std::byte> to_record() const {
+        if (m_words.empty()) {
+            detail::raise_error(std::logic_error("bloom::guava::bloom_filter::to_record: the filter is empty "
+                                                 "(default-constructed or moved from)"));
+        }
+        detail::record_header header;
+        header.kind = detail::record_kind::classic;
+        header.hash_count = m_hash_count;
+        header.hasher_id = format_id;
+        header.bit_count = bit_size();
+        header.expected_items = m_expected_insertions;
+        header.target_false_positive_rate = m_fpp;
+        header.item_count = approximate_element_count();
+        header.payload_bytes = 8 * std::uint64_t{m_words.size()};
+        header.probes =
+            static_cast<std::uint8_t>(detail::guava_probe_scheme_base + static_cast<unsigned>(m_strategy));
+        std::vector<std::byte> out(detail::record_size(header));
+        auto* bytes = reinterpret_cast<unsigned char*>(out.data());
+        detail::encode_header(header, bytes);
+        for (std::size_t i = 0; i < m_words.size(); ++i) {
+            detail::store_little_endian(bytes + detail::record_header_bytes + 8 * i, m_words[i], 8);
+        }
+        const std::size_t covered = detail::record_header_bytes + 8 * m_words.size();
+        detail::store_little_endian(bytes + covered, detail::checksum_of(bytes, covered), 8);
+        return out;
+    }
+
+    /// The filter of one to_record() record (exactly `size` bytes). Throws bloom::format_error naming the
+    /// problem: not a record, a checksum mismatch, another kind or funnel (hasher id), a probe scheme other
+    /// than Guava's, or sizes Guava cannot hold.
+    [[nodiscard]] static bloom_filter from_record(const std::byte* data, std::size_t size) {
+        constexpr const char* where = "bloom::guava::bloom_filter::from_record";
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        const detail::record_header header = detail::parse_single_record(bytes, size, where);
+        detail::check_kind_and_hasher(header, detail::record_kind::classic, format_id, where);
+        const unsigned probes = header.probes;
+        if (probes != detail::guava_probe_scheme_base && probes != detail::guava_probe_scheme_base + 1) {
+            detail::throw_format_error(where, "probe scheme " + std::to_string(probes) +
+                                                  " is not one of Guava's (2 MURMUR128_MITZ_32, 3 "
+                                                  "MURMUR128_MITZ_64)");
+        }
+        if (header.counter_bits != 0 || header.seed != 0) {
+            detail::throw_format_error(where, "a Guava filter has no counters and seed 0");
+        }
+        if (header.hash_count == 0 || header.hash_count > max_hash_count) {
+            detail::throw_format_error(where, "hash_count " + std::to_string(header.hash_count) +
+                                                  " is outside Guava's [1, 255]");
+        }
+        const std::uint64_t words = header.bit_count / 64;
+        if (header.bit_count % 64 != 0 || words == 0 || words > max_word_count) {
+            detail::throw_format_error(where,
+                                       "bit_count " + std::to_string(header.bit_count) +
+                                           " is not 64 x 1 to 2^31 - 1 words, as Guava's bit arrays are");
+        }
+        if (header.payload_bytes != 8 * words) {
+            detail::throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
+                                                  " bytes does not match " +
+                                                  std::to_string(header.bit_count) + " bits");
+        }
+        if (!(header.target_false_positive_rate >= 0.0 && header.target_false_positive_rate < 1.0)) {
+            detail::throw_format_error(where, "target_false_positive_rate " +
+                                                  detail::to_display(header.target_false_positive_rate) +
+                                                  " is outside [0, 1)");
+        }
+        detail::check_record_checksum(bytes, header, where);
+        bloom_filter filter;
+        filter.m_strategy = static_cast<guava::strategy>(probes - detail::guava_probe_scheme_base);
+        filter.m_hash_count = header.hash_count;
+        filter.m_expected_insertions = header.expected_items;
+        filter.m_fpp = header.target_false_positive_rate;
+        filter.m_words.resize(static_cast<std::size_t>(words));
+        for (std::size_t i = 0; i < filter.m_words.size(); ++i) {
+            filter.m_words[i] = detail::load_little_endian(bytes + detail::record_header_bytes + 8 * i, 8);
+        }
+        return filter;
+    }
+
+    /// The expected insertions and rate the filter was created for; 0 when read from Guava's stream.
+    [[nodiscard]] std::uint64_t expected_insertions() const noexcept { return m_expected_insertions; }
+    /// See expected_insertions().
+    [[nodiscard]] double fpp() const noexcept { return m_fpp; }
+
     /// Guava's equals: the same strategy, k and bits.
     friend bool operator==(const bloom_filter& a, const bloom_filter& b) noexcept {
         return a.m_strategy == b.m_strategy && a.m_hash_count == b.m_hash_count && a.m_words == b.m_words;
@@ -409,6 +516,8 @@ class bloom_filter {
     std::vector<std::uint64_t> m_words;
     unsigned m_hash_count = 0;
     guava::strategy m_strategy = strategy::murmur128_mitz_64;
+    std::uint64_t m_expected_insertions = 0; // as constructed; Guava's stream records neither
+    double m_fpp = 0.0;
 };
 
 } // namespace guava

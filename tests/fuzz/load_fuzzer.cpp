@@ -138,5 +138,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
         }
     } catch (const bloom::format_error&) {
     }
+    // A Guava filter stored as a record of the portable format.
+    try {
+        const auto stored = bloom::guava::bloom_filter<std::int64_t>::from_record(data, size);
+        (void)stored.might_contain(static_cast<std::int64_t>(number_key));
+        const std::vector<std::byte> record = stored.to_record();
+        if (!(bloom::guava::bloom_filter<std::int64_t>::from_record(record.data(), record.size()) ==
+              stored)) {
+            __builtin_trap();
+        }
+    } catch (const bloom::format_error&) {
+    }
     return 0;
 }
