@@ -82,6 +82,12 @@ const key_set<Keys>& keys_for(std::size_t item_count) {
     return *slot;
 }
 
+/// Static filters (fuse) are built once from every member: no insert workloads.
+template <class Subject, class = void>
+struct is_static_subject : std::false_type {};
+template <class Subject>
+struct is_static_subject<Subject, std::void_t<decltype(Subject::is_static)>> : std::true_type {};
+
 template <class Subject>
 struct built_subject {
     Subject subject;
@@ -104,6 +110,9 @@ built_subject<Subject>& built_for(std::size_t item_count) {
         Subject& subject = slot->subject;
         for (const auto& key : keys.members) {
             subject.insert(key);
+        }
+        if constexpr (is_static_subject<Subject>::value) {
+            subject.finish(); // a static filter is built once from all the members
         }
         const double count = static_cast<double>(item_count);
         slot->bits_per_item = subject.memory_bits() / count;
@@ -271,13 +280,16 @@ void register_subject(const char* structure, std::size_t item_count, bool lookup
             prefix + name_of(op) + (mode == calls::bulk ? "/bulk/" : "/single/") + std::to_string(item_count);
         benchmark::RegisterBenchmark(name.c_str(), run)->Unit(benchmark::kNanosecond);
     };
-    if (!lookups_only) {
-        add(operation::insert, calls::single,
-            [item_count](benchmark::State& state) { run_insert<Subject>(state, item_count, calls::single); });
-        if (Subject::has_bulk) {
-            add(operation::insert, calls::bulk, [item_count](benchmark::State& state) {
-                run_insert<Subject>(state, item_count, calls::bulk);
+    if constexpr (!is_static_subject<Subject>::value) {
+        if (!lookups_only) {
+            add(operation::insert, calls::single, [item_count](benchmark::State& state) {
+                run_insert<Subject>(state, item_count, calls::single);
             });
+            if (Subject::has_bulk) {
+                add(operation::insert, calls::bulk, [item_count](benchmark::State& state) {
+                    run_insert<Subject>(state, item_count, calls::bulk);
+                });
+            }
         }
     }
     for (const operation op : {operation::lookup_hit, operation::lookup_miss, operation::lookup_mixed}) {
@@ -307,6 +319,15 @@ void register_keys(const settings& chosen) {
         if constexpr (std::is_same_v<Keys, u64_keys>) {
             register_subject<reference_subject<blocked_reference, Keys>>("blocked_reference", item_count);
         }
+        // Static filters beside the Bloom filters of their rates: 2^-8 (0.39%) and 2^-16 (0.0015%).
+        register_subject<fuse_subject<Keys, std::uint8_t>>("fuse8", item_count);
+        register_subject<
+            filter_at_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys, 3906>>(
+            "blocked_at_fuse8", item_count);
+        register_subject<fuse_subject<Keys, std::uint16_t>>("fuse16", item_count);
+        register_subject<
+            filter_at_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys, 15>>(
+            "blocked_at_fuse16", item_count);
         register_subject<counting_subject<Keys>>("counting", item_count);
         register_subject<scalable_subject<Keys>>("scalable", item_count);
 #if defined(BLOOM_BENCH_HAVE_HUGE_PAGES)

@@ -12,6 +12,8 @@
 //                     eight words, sized for it (optimal_blocked_bit_count(n, p, one_bit_per_word))
 //   classic_hugepage  bloom::bloom_filter<T, hash, huge_page_allocator>          (the THP experiment)
 //   blocked_hugepage  bloom::blocked_bloom_filter<T, hash, huge_page_allocator>
+//   fuse8, fuse16     bloom::fuse_filter<T> with 8- and 16-bit fingerprints: static, built from the members
+//   blocked_at_fuse8  bloom::blocked_bloom_filter<T> sized for the fuse filters' rates (2^-8, 2^-16)
 //   counting          bloom::counting_bloom_filter<T> (4-bit counters)
 //   scalable          bloom::scalable_bloom_filter<T> started at n / 1000 items, grown to n (10 stages)
 //   textbook          k seeded XXH3 calls per item, each reduced with % m; the same m and k as classic
@@ -88,6 +90,51 @@ template <class Keys>
 using classic_subject = filter_subject<bloom::bloom_filter<typename Keys::filter_value>, Keys>;
 template <class Keys>
 using blocked_subject = filter_subject<bloom::blocked_bloom_filter<typename Keys::filter_value>, Keys>;
+
+/// A static filter (bloom::fuse_filter): insert() gathers the members, finish() builds the filter from them;
+/// only lookups are timed. The Bloom filters beside it at its rate are blocked_at / classic_at.
+template <class Keys, class Fingerprint>
+class fuse_subject {
+    using filter_type = bloom::fuse_filter<typename Keys::filter_value, Fingerprint>;
+
+  public:
+    using keys = Keys;
+    static constexpr bool is_filter = true;
+    static constexpr bool has_bulk = true;
+    static constexpr bool is_static = true;
+
+    explicit fuse_subject(std::size_t) {}
+
+    bool insert(const typename Keys::key_type& key) {
+        m_pending.emplace_back(key);
+        return true;
+    }
+    void finish() {
+        m_filter = filter_type(m_pending);
+        m_pending = {};
+    }
+    [[nodiscard]] bool contains(const typename Keys::key_type& key) const { return m_filter.contains(key); }
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        return m_filter.contains(first, last, out);
+    }
+    void clear() { m_pending.clear(); }
+    [[nodiscard]] double memory_bits() const { return 8.0 * static_cast<double>(m_filter.memory_bytes()); }
+    [[nodiscard]] const void* storage() const { return nullptr; }
+
+  private:
+    std::vector<typename Keys::filter_value> m_pending;
+    filter_type m_filter;
+};
+
+/// A Bloom filter of the library sized for `RatePermille` / 10^6 (a fuse filter's rate: 3906 for 2^-8,
+/// 15 for 2^-16), beside the fuse filter of that rate.
+template <class Filter, class Keys, unsigned RatePerMillion>
+class filter_at_subject : public filter_subject<Filter, Keys> {
+  public:
+    explicit filter_at_subject(std::size_t item_count)
+        : filter_subject<Filter, Keys>(Filter(item_count, RatePerMillion / 1e6)) {}
+};
 
 /// The blocked filter with the original one-bit-per-word pattern (k = 8), sized for that pattern.
 template <class Keys>

@@ -33,7 +33,7 @@ LAYERS = {
         "bloom/detail/split_block_layout.hpp", "bloom/detail/guava_layout.hpp"],
     3: ["bloom/detail/filter_declarations.hpp", "bloom/detail/filter_base.hpp", "bloom/detail/filter_surface.hpp", "bloom/basic_bloom_filter.hpp",
         "bloom/bloom_filter.hpp", "bloom/blocked_bloom_filter.hpp", "bloom/counting_bloom_filter.hpp",
-        "bloom/scalable_bloom_filter.hpp", "bloom/concurrent_bloom_filter.hpp"],
+        "bloom/scalable_bloom_filter.hpp", "bloom/concurrent_bloom_filter.hpp", "bloom/fuse_filter.hpp"],
     4: ["bloom/detail/io/*", "bloom/serialization.hpp", "bloom/filter_view.hpp", "bloom/mapped_file.hpp",
         "bloom/update_file.hpp", "bloom/parquet.hpp", "bloom/parquet_file.hpp", "bloom/guava.hpp"],
     5: ["bloom/bloom.hpp"],

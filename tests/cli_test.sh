@@ -36,7 +36,7 @@ case $scenario in
 help)
     expect 0 "$bloom" --help
     contains "$out" "usage: bloom COMMAND"
-    for command in create add check info merge parquet guava-import guava-export; do
+    for command in create build add check info merge parquet guava-import guava-export; do
         expect 0 "$bloom" "$command" --help
         contains "$out" "usage: bloom $command"
     done
@@ -474,6 +474,42 @@ key_types)
     expect 2 "$bloom" merge out.bloom "$data/scalable_u64_mum2.bloom"
     contains "$err" "scalable"
     [[ ! -e out.bloom ]] || fail "a refused merge wrote its output"
+    ;;
+
+static)
+    # A static (fuse) filter from stdin: every value found, the rest at about 2^-8; never changed in place.
+    seq 1 20000 | sed 's/^/url-/' >urls.txt
+    expect 0 "$bloom" build --static s.bloom <urls.txt
+    contains "$err" "static filter of 20,000 distinct values, 8-bit fingerprints"
+    expect 0 "$bloom" check s.bloom <urls.txt
+    [[ $(wc -l <out.txt) == 20000 ]] || fail "check printed $(wc -l <out.txt) of 20000 members"
+    seq 1 20000 | sed 's/^/other-/' >others.txt
+    expect 1 "$bloom" check s.bloom <others.txt
+    present=$(wc -l <out.txt)
+    # 20,000 non-members at 2^-8: 78 expected, sigma 8.8; 4 sigma either side.
+    ((present > 42 && present < 114)) || fail "$present of 20000 non-members reported present"
+    expect 0 "$bloom" info s.bloom
+    contains "$out" "kind:            fuse"
+    contains "$out" "items:           20000 (distinct)"
+    expect 0 "$bloom" build --static --bits 16 --type u64 ids.bloom 1 2 3 3
+    expect 0 "$bloom" check ids.bloom 1 2 3
+    expect 1 "$bloom" check ids.bloom 4
+    expect 0 "$bloom" info ids.bloom
+    contains "$out" "16 bits"
+    contains "$out" "items:           3 (distinct)"
+    # Static filters cannot change: add and merge refuse, and nothing is replaced without --force.
+    expect 2 "$bloom" add s.bloom x
+    contains "$err" "cannot take new values"
+    expect 2 "$bloom" merge m.bloom s.bloom s.bloom
+    contains "$err" "cannot be merged"
+    [[ ! -e m.bloom ]] || fail "merge wrote a file it refused"
+    expect 2 "$bloom" build --static s.bloom x
+    contains "$err" "already exists"
+    expect 0 "$bloom" build --static --force s.bloom x
+    expect 2 "$bloom" build t.bloom x
+    contains "$err" "say --static"
+    expect 2 "$bloom" build --static --bits 12 t.bloom x
+    contains "$err" "--bits must be 8, 16 or 32"
     ;;
 
 guava)

@@ -429,6 +429,15 @@ bloom::scalable_bloom_filter<std::uint64_t, Hasher> golden_scalable() {
     return filter;
 }
 
+/// A static filter of 100 integer keys, 8-bit fingerprints (kind 5).
+bloom::fuse_filter<std::uint64_t> golden_fuse() {
+    std::vector<std::uint64_t> keys;
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        keys.push_back(i * 1000);
+    }
+    return bloom::fuse_filter<std::uint64_t>(keys, 42);
+}
+
 const char* const parquet_words[] = {"hello", "parquet", "bloom", "filter"};
 
 /// Parquet's on-disk Bloom filter block (also a seed of the fuzzer's corpus).
@@ -449,6 +458,7 @@ TEST_CASE("write the golden files (run by hand after a deliberate format change)
     bloom::save_file(golden_blocked(), data_directory / "blocked_u64_mum2.bloom");
     bloom::save_file(golden_counting(), data_directory / "counting8_string_mixed.bloom");
     bloom::save_file(golden_scalable(), data_directory / "scalable_u64_mum2.bloom");
+    bloom::save_file(golden_fuse(), data_directory / "fuse8_u64.bloom");
     const auto parquet = golden_parquet().write();
     std::ofstream(data_directory / "parquet_1024.sbbf", std::ios::binary)
         .write(reinterpret_cast<const char*>(parquet.data()), static_cast<std::streamsize>(parquet.size()));
@@ -465,6 +475,16 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         CHECK(loaded.item_count() == 100);
         CHECK(loaded.probes() == bloom::probe_scheme::enhanced_double_hashing);
         CHECK(loaded == golden_classic(loaded.geometry()));
+        CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
+    }
+    SECTION("fuse") {
+        const auto path = data_directory / "fuse8_u64.bloom";
+        const auto loaded = bloom::load_file<bloom::fuse_filter<std::uint64_t>>(path);
+        for (std::uint64_t i = 0; i < 100; ++i) {
+            CHECK(loaded.contains(i * 1000));
+        }
+        CHECK(loaded.item_count() == 100);
+        CHECK(loaded == golden_fuse());
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
     }
     SECTION("classic, today's probe scheme") {

@@ -73,6 +73,7 @@ Bloom filters as files: "definitely not present" or "probably present", in about
 
 commands:
   create   make an empty filter file sized for N values at a false-positive rate
+  build    build a static (binary fuse) filter file from a known set of values
   add      add values (arguments, or one per line from stdin)
   check    print the values that are probably present (or, with --invert, the absent ones)
   info     describe a filter file
@@ -169,6 +170,16 @@ BloomFilter.readFrom reads with the filter's funnel. Filters of this library's o
 blocked, counting, scalable) cannot be exported: their bits were placed by another hash and other probes,
 which Guava cannot compute; rebuild the filter in Guava from its values instead. An existing OUT needs
 --force.
+)";
+
+constexpr const char* build_help =
+    R"(usage: bloom build --static [--bits 8|16|32] [--type T] [--seed S] [--force] OUT [VALUE...]
+
+Builds OUT, a static filter (a binary fuse filter) of the values given, or of every line of stdin: for a
+set known up front that will not change (a blocklist, a dictionary, yesterday's crawl). It takes about 9
+bits per value at a 0.39% rate (--bits 8, the default), 18 at 0.0015% (--bits 16), where a Bloom filter
+needs 11.5 and 24. `check` and `info` read it; `add` and `merge` cannot change it (rebuild it instead).
+Duplicates are fine. --type as for create (default string). An existing OUT needs --force.
 )";
 
 bool is_help(std::string_view argument) { return argument == "--help" || argument == "-h"; }
@@ -656,6 +667,8 @@ int with_kind(const bloom::saved_filter_info& info, const std::filesystem::path&
                              "16-bit counters)");
     case bloom::filter_kind::scalable:
         return fn(std::common_type<bloom::scalable_bloom_filter<Key, hasher>>{});
+    case bloom::filter_kind::fuse:
+        file_error(path, "holds a static (fuse) filter, which this version of the tool does not read");
     }
     file_error(path, "unknown filter kind");
 }
@@ -879,6 +892,106 @@ void create_filter(const std::string& kind, std::uint64_t items, double rate, st
     }
 }
 
+// ---- static (fuse) filters ----
+
+template <class Key, template <class> class Hasher, class Fn>
+int with_fuse_width(unsigned bits, const std::filesystem::path& path, Fn&& fn) {
+    switch (bits) {
+    case 8:
+        return fn(std::common_type<bloom::fuse_filter<Key, std::uint8_t, Hasher<Key>>>{});
+    case 16:
+        return fn(std::common_type<bloom::fuse_filter<Key, std::uint16_t, Hasher<Key>>>{});
+    case 32:
+        return fn(std::common_type<bloom::fuse_filter<Key, std::uint32_t, Hasher<Key>>>{});
+    default:
+        file_error(path,
+                   "holds " + std::to_string(bits) + "-bit fingerprints; fuse filters have 8, 16 or 32");
+    }
+}
+
+/// Calls fn(std::common_type<Filter>{}) with the fuse filter type of `bits`-bit fingerprints and the keys
+/// `type` names.
+template <class Fn>
+int with_fuse_type(unsigned bits, const key_type& type, const std::filesystem::path& path, Fn&& fn) {
+    switch (type.family) {
+    case key_family::string:
+        return with_fuse_width<std::string, bloom::hash>(bits, path, fn);
+    case key_family::integer:
+        return type.xxh3 ? with_fuse_width<std::uint64_t, bloom::xxh3_hash>(bits, path, fn)
+                         : with_fuse_width<std::uint64_t, bloom::hash>(bits, path, fn);
+    case key_family::float32:
+        return type.xxh3 ? with_fuse_width<float, bloom::xxh3_hash>(bits, path, fn)
+                         : with_fuse_width<float, bloom::hash>(bits, path, fn);
+    case key_family::float64:
+        return type.xxh3 ? with_fuse_width<double, bloom::xxh3_hash>(bits, path, fn)
+                         : with_fuse_width<double, bloom::hash>(bits, path, fn);
+    }
+    return exit_error;
+}
+
+int run_build(const std::vector<std::string>& arguments) {
+    bool is_static = false;
+    unsigned bits = 8;
+    std::uint64_t seed = bloom::default_seed;
+    key_type type;
+    bool force = false;
+    const auto positional =
+        parse_options(arguments, [&](const std::string& option, const std::string* value) {
+            if (option == "--static") {
+                is_static = true;
+                return false;
+            }
+            if (option == "--force") {
+                force = true;
+                return false;
+            }
+            if (option == "--bits") {
+                const std::string text = require_value(option, value);
+                if (text != "8" && text != "16" && text != "32") {
+                    throw usage_error("--bits must be 8, 16 or 32, got '" + text + "'");
+                }
+                bits = static_cast<unsigned>(std::stoul(text));
+            } else if (option == "--seed") {
+                seed = parse_seed(require_value(option, value));
+            } else if (option == "--type") {
+                type = parse_type_option(require_value(option, value));
+            } else {
+                unknown_option("build", option);
+            }
+            return true;
+        });
+    if (!is_static) {
+        throw usage_error(
+            "build makes static filters: say --static (see bloom help build); for a filter that "
+            "takes values later, use bloom create and bloom add");
+    }
+    if (positional.empty()) {
+        throw usage_error("build needs OUT (see bloom help build)");
+    }
+    const std::filesystem::path path = positional.front();
+    const std::vector<std::string> values(positional.begin() + 1, positional.end());
+    check_writable(path);
+    if (!force && std::filesystem::exists(std::filesystem::symlink_status(path))) {
+        file_error(path, "already exists (use --force to replace it)");
+    }
+    return with_fuse_type(bits, type, path, [&](auto tag) {
+        using filter_type = typename decltype(tag)::type;
+        using key = typename filter_type::value_type;
+        const value_reader<key> key_of(type, "stdin");
+        std::vector<key> keys;
+        for_each_value(values, [&](const std::string& value) { keys.push_back(key_of(value)); });
+        const filter_type filter(keys, seed);
+        save_filter(filter, path, force ? bloom::save_mode::replace : bloom::save_mode::create_new);
+        std::fprintf(
+            stderr,
+            "built %s: static filter of %s distinct values, %u-bit fingerprints, %.2f bits per value, "
+            "%s bytes, rate %s\n",
+            path.string().c_str(), grouped(filter.item_count()).c_str(), bits, filter.bits_per_item(),
+            grouped(filter.memory_bytes()).c_str(), percent(filter_type::false_positive_rate()).c_str());
+        return exit_ok;
+    });
+}
+
 int run_create(const std::vector<std::string>& arguments) {
     std::uint64_t items = 0;
     double rate = 0.0;
@@ -976,6 +1089,11 @@ int run_add(const std::vector<std::string>& arguments) {
     const std::vector<std::string> values(positional.begin() + 1, positional.end());
     // Locked from the load to the rename: a concurrent add or merge waits, then adds to this result.
     const locked_filter_file file(path);
+    if (file.info().kind == bloom::filter_kind::fuse) {
+        file_error(path,
+                   "holds a static (fuse) filter, which cannot take new values: rebuild it from the whole "
+                   "set with bloom build --static");
+    }
     const key_type type = key_type_of(file.info(), requested, path);
     const std::string link_warning = file.hard_link_warning();
     std::uint64_t seen = 0;
@@ -1143,6 +1261,17 @@ int run_check(const std::vector<std::string>& arguments) {
         return check_guava(funnel, path, bytes, values, invert);
     }
     const key_type type = key_type_of(info, requested, path);
+    if (info.kind == bloom::filter_kind::fuse) {
+        return with_fuse_type(info.counter_bits, type, path, [&](auto tag) {
+            using filter_type = typename decltype(tag)::type;
+            const filter_type filter = load_typed<filter_type>(path, bytes);
+            const value_reader<typename filter_type::value_type> key_of(type, path);
+            return print_checked(values, invert,
+                                 [&](const std::string& value) { return filter.contains(key_of(value)); })
+                       ? exit_absent
+                       : exit_ok;
+        });
+    }
     return with_filter_type(info, type, path, [&](auto tag) {
         using filter_type = typename decltype(tag)::type;
         const filter_type filter = load_typed<filter_type>(path, bytes);
@@ -1279,6 +1408,23 @@ int run_info(const std::vector<std::string>& arguments) {
     } catch (const usage_error&) {
         print_header_info(info); // a hasher of another program: describe what the header says
     }
+    if (type && info.kind == bloom::filter_kind::fuse) {
+        with_fuse_type(info.counter_bits, *type, path, [&](auto tag) {
+            using filter_type = typename decltype(tag)::type;
+            const filter_type filter = load_typed<filter_type>(path, bytes);
+            print_line("kind:", "fuse (static: a binary fuse filter, built once from a known set)");
+            print_line("fingerprint:", std::to_string(info.counter_bits) + " bits");
+            print_line("slots:", std::to_string(filter.slot_count()) + " (segments of " +
+                                     std::to_string(filter.segment_length()) + ")");
+            print_line("seed:", hex(filter.seed()));
+            print_line("items:", std::to_string(filter.item_count()) + " (distinct)");
+            print_line("bits per item:", number_text(filter.bits_per_item()));
+            print_line("rate:", rate_text(filter_type::false_positive_rate()) + " (2^-" +
+                                    std::to_string(info.counter_bits) + ", at any load)");
+            return exit_ok;
+        });
+        type.reset();
+    }
     if (type) {
         with_filter_type(info, *type, path, [&](auto tag) {
             using filter_type = typename decltype(tag)::type;
@@ -1356,6 +1502,11 @@ int run_merge(const std::vector<std::string>& arguments) {
     };
     const std::vector<unsigned char> first_bytes = bytes_of(files[1]);
     const bloom::saved_filter_info first_info = inspect_bytes(files[1], first_bytes);
+    if (first_info.kind == bloom::filter_kind::fuse) {
+        file_error(files[1], "holds a static (fuse) filter: static filters cannot be merged (their slots "
+                             "solve one key set); build one from the union of the key lists with bloom build "
+                             "--static");
+    }
     const key_type type = key_type_of(first_info, std::nullopt, files[1]);
     with_filter_type(first_info, type, files[1], [&](auto tag) {
         using filter_type = typename decltype(tag)::type;
@@ -1660,6 +1811,7 @@ struct command_entry {
 
 constexpr command_entry commands[] = {
     {"create", create_help, run_create},
+    {"build", build_help, run_build},
     {"add", add_help, run_add},
     {"check", check_help, run_check},
     {"info", info_help, run_info},

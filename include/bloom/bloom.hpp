@@ -38,6 +38,7 @@
 #include "bloom/counting_bloom_filter.hpp"
 #include "bloom/filter_view.hpp"
 #include "bloom/format_error.hpp"
+#include "bloom/fuse_filter.hpp"
 #include "bloom/guava.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/mapped_file.hpp"

@@ -31,6 +31,7 @@
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/io/file_format.hpp"
 #include "bloom/format_error.hpp"
+#include "bloom/fuse_filter.hpp"
 #include "bloom/hash.hpp"
 #include "bloom/sizing.hpp"
 
@@ -185,6 +186,84 @@ using bloom_filter_view = basic_bloom_filter_view<T, detail::classic_layout, Has
 /// blocked_bloom_filter<T, Hasher>, without loading it.
 template <class T, class Hasher = hash<T>>
 using blocked_bloom_filter_view = basic_bloom_filter_view<T, detail::blocked_layout, Hasher>;
+
+/// A read-only binary fuse filter over a saved record (kind 5) in borrowed memory: the same answers as the
+/// saved fuse_filter<T, Fingerprint, Hasher>, reading its fingerprints in place (little-endian, any
+/// alignment), as a client that maps a shipped filter file does.
+template <class T, class Fingerprint = std::uint8_t, class Hasher = hash<T>>
+class fuse_filter_view {
+    static constexpr const char* view_name = "bloom::fuse_filter_view";
+
+  public:
+    /// The type of the items.
+    using value_type = T;
+    /// The hasher type.
+    using hasher = Hasher;
+
+    /// An empty view: contains() answers false.
+    fuse_filter_view() = default;
+
+    /// A view of the fuse record in the `size` bytes at `data` (exactly one record of this fingerprint width
+    /// and Hasher). Throws bloom::format_error otherwise. O(size) with the checksum, O(1) without.
+    fuse_filter_view(const std::byte* data, std::size_t size, checksum check = checksum::verify,
+                     const Hasher& hash_function = Hasher())
+        : m_hasher(hash_function) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        m_header = detail::parse_single_record(bytes, size, view_name);
+        m_segment_length =
+            detail::check_fuse_header(m_header, sizeof(Fingerprint), detail::hasher_format_id<Hasher>(),
+                                      bytes + detail::record_header_bytes, view_name);
+        if (check == checksum::verify) {
+            detail::check_record_checksum(bytes, m_header, view_name);
+        }
+        m_payload = bytes + detail::record_header_bytes;
+    }
+
+    /// False: `value` is definitely not a key. True: it is one, or a false positive. O(1).
+    [[nodiscard]] bool contains(const T& value) const noexcept {
+        if (m_payload == nullptr || m_header.bit_count == 0) {
+            return false;
+        }
+        const unsigned char* payload = m_payload;
+        return detail::fuse_contains<Fingerprint>(
+            [payload](std::uint64_t slot) {
+                return static_cast<Fingerprint>(
+                    detail::load_little_endian(payload + sizeof(Fingerprint) * slot, sizeof(Fingerprint)));
+            },
+            m_segment_length, m_header.bit_count - 2 * m_segment_length,
+            detail::fuse_key_hash(m_hasher, value, m_header.seed));
+    }
+
+    /// Writes contains(value) for every value of [first, last) to `out`; returns the iterator past the last.
+    template <class InputIt, class OutputIt>
+    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
+        for (; first != last; ++first, ++out) {
+            *out = contains(*first);
+        }
+        return out;
+    }
+
+    /// Distinct keys of the saved filter.
+    [[nodiscard]] std::uint64_t item_count() const noexcept { return m_header.item_count; }
+    /// The seed the keys were hashed with.
+    [[nodiscard]] std::uint64_t seed() const noexcept { return m_header.seed; }
+    /// Slots, and bytes of fingerprints (the record's payload).
+    [[nodiscard]] std::uint64_t slot_count() const noexcept { return m_header.bit_count; }
+    /// Bytes of the payload.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return static_cast<std::size_t>(m_header.payload_bytes);
+    }
+    /// 2^-bits of Fingerprint.
+    [[nodiscard]] static constexpr double false_positive_rate() noexcept {
+        return fuse_filter<T, Fingerprint, Hasher>::false_positive_rate();
+    }
+
+  private:
+    detail::record_header m_header{};
+    const unsigned char* m_payload = nullptr;
+    std::uint64_t m_segment_length = 4;
+    Hasher m_hasher{};
+};
 
 } // namespace bloom
 

@@ -34,6 +34,7 @@
 #include "bloom/detail/io/file_format.hpp"
 #include "bloom/detail/io/record_io.hpp"
 #include "bloom/format_error.hpp"
+#include "bloom/fuse_filter.hpp"
 #include "bloom/mapped_file.hpp"
 #include "bloom/scalable_bloom_filter.hpp"
 
@@ -116,9 +117,9 @@ class stream_exceptions_suspended {
 } // namespace detail
 
 /// The kinds of filter a saved record can hold (header byte 10 of docs/FORMAT.md).
-enum class filter_kind { classic = 1, blocked = 2, counting = 3, scalable = 4 };
+enum class filter_kind { classic = 1, blocked = 2, counting = 3, scalable = 4, fuse = 5 };
 
-/// "classic", "blocked", "counting" or "scalable".
+/// "classic", "blocked", "counting", "scalable" or "fuse".
 [[nodiscard]] inline const char* to_string(filter_kind kind) noexcept {
     return detail::kind_name(static_cast<detail::record_kind>(kind));
 }

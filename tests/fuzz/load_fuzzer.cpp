@@ -99,6 +99,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* input, std::size_t siz
     } catch (const bloom::format_error&) {
     }
 
+    // A fuse filter's record (kind 5), loaded and viewed in place.
+    try {
+        using fuse = bloom::fuse_filter<std::uint64_t>;
+        const auto loaded = bloom::from_bytes<fuse>(data, size);
+        (void)loaded.contains(number_key);
+        const std::vector<std::byte> saved = bloom::to_bytes(loaded);
+        if (bloom::to_bytes(bloom::from_bytes<fuse>(saved.data(), saved.size())) != saved) {
+            __builtin_trap();
+        }
+    } catch (const bloom::format_error&) {
+    }
+    try {
+        const bloom::fuse_filter_view<std::uint64_t, std::uint16_t> view(data, size, bloom::checksum::skip);
+        (void)view.contains(number_key);
+    } catch (const bloom::format_error&) {
+    }
+
     // A Parquet file: its footer, every column chunk's filter, and a probe of every column.
     try {
         const auto file = bloom::parquet::file::from_bytes(data, size);

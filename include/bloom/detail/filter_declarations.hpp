@@ -19,6 +19,8 @@ template <class T, class Hasher, class Allocator>
 class scalable_bloom_filter;
 template <class T, class Layout, class Hasher, class Allocator>
 class basic_concurrent_bloom_filter;
+template <class T, class Fingerprint, class Hasher>
+class fuse_filter;
 
 } // namespace bloom
 

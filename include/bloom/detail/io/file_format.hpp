@@ -35,7 +35,7 @@ inline constexpr std::size_t record_header_checksummed_bytes = 72;
 inline constexpr unsigned record_max_hash_count = 4096;
 
 /// The filter kinds a record holds (header byte 10).
-enum class record_kind : std::uint8_t { classic = 1, blocked = 2, counting = 3, scalable = 4 };
+enum class record_kind : std::uint8_t { classic = 1, blocked = 2, counting = 3, scalable = 4, fuse = 5 };
 
 [[nodiscard]] inline const char* kind_name(record_kind kind) noexcept {
     switch (kind) {
@@ -47,6 +47,8 @@ enum class record_kind : std::uint8_t { classic = 1, blocked = 2, counting = 3, 
         return "counting";
     case record_kind::scalable:
         return "scalable";
+    case record_kind::fuse:
+        return "fuse";
     }
     return "unknown";
 }
@@ -175,7 +177,7 @@ enum header_extent { whole_record, header_only };
     }
     record_header header;
     const unsigned kind = bytes[10];
-    if (kind < 1 || kind > 4) {
+    if (kind < 1 || kind > 5) {
         throw_format_error(where, "unknown filter kind " + std::to_string(kind));
     }
     header.kind = static_cast<record_kind>(kind);
@@ -315,6 +317,46 @@ inline void check_bit_array_header(const record_header& header, record_kind expe
         throw_format_error(where, "target_false_positive_rate " +
                                       to_display(header.target_false_positive_rate) + " is outside [0, 1)");
     }
+}
+
+/// Checks a fuse record (kind 5, docs/FORMAT.md) for a filter of `width`-byte fingerprints whose hasher has
+/// id `hasher_id`, payload at `payload` included (its padding must be zero); returns the segment length.
+inline std::uint64_t check_fuse_header(const record_header& header, unsigned width, std::uint64_t hasher_id,
+                                       const unsigned char* payload, const char* where) {
+    check_kind_and_hasher(header, record_kind::fuse, hasher_id, where);
+    if (header.counter_bits != 8 * width) {
+        throw_format_error(where, "holds " + std::to_string(header.counter_bits) +
+                                      "-bit fingerprints, this filter has " + std::to_string(8 * width));
+    }
+    if (header.hash_count != 3) {
+        throw_format_error(where, "hash_count " + std::to_string(header.hash_count) +
+                                      " is not 3 (a binary fuse filter reads three slots)");
+    }
+    if (header.probes < 2 || header.probes > 18) {
+        throw_format_error(where,
+                           "segment length 2^" + std::to_string(header.probes) + " is outside [2^2, 2^18]");
+    }
+    const std::uint64_t segment_length = std::uint64_t{1} << header.probes;
+    const std::uint64_t slots = header.bit_count;
+    if (slots != 0 && (slots % segment_length != 0 || slots / segment_length < 3)) {
+        throw_format_error(where, std::to_string(slots) + " slots are not 3 or more segments of " +
+                                      std::to_string(segment_length));
+    }
+    if (slots > std::numeric_limits<std::uint64_t>::max() / 8 ||
+        header.payload_bytes != (slots * width + 7) / 8 * 8) {
+        throw_format_error(where, "payload of " + std::to_string(header.payload_bytes) +
+                                      " bytes does not match " + std::to_string(slots) + " slots");
+    }
+    if (header.item_count > slots) {
+        throw_format_error(where, "item_count " + std::to_string(header.item_count) + " exceeds the " +
+                                      std::to_string(slots) + " slots (each key has one of its own)");
+    }
+    for (std::uint64_t i = slots * width; i < header.payload_bytes; ++i) {
+        if (payload[i] != 0) {
+            throw_format_error(where, "the padding after the fingerprints is not zero");
+        }
+    }
+    return segment_length;
 }
 
 /// Checks that no bit at or past `storage_bits` is set in the last payload word (filters keep them 0, and

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -402,6 +403,85 @@ struct record_traits<basic_concurrent_bloom_filter<T, Layout, Hasher, Allocator>
 };
 
 /// Reads the one record that `bytes` holds, all `size` bytes of it, into a Filter.
+/// A fuse filter's record (docs/FORMAT.md, kind 5): counter_bits holds the fingerprint width, hash_count
+/// 3, bit_count the slot count, probe byte log2(segment_length); the payload is the fingerprints,
+/// little-endian, zero-padded to whole 64-bit words.
+template <class T, class Fingerprint, class Hasher>
+struct record_traits<fuse_filter<T, Fingerprint, Hasher>> {
+    using filter_type = fuse_filter<T, Fingerprint, Hasher>;
+    static constexpr record_kind kind = record_kind::fuse;
+    static constexpr unsigned width = sizeof(Fingerprint);
+
+    /// An empty fuse filter is a valid one (it contains nothing): every filter can be saved.
+    static bool is_moved_from(const filter_type&) noexcept { return false; }
+    static std::uint64_t payload_bytes(std::uint64_t slots) noexcept { return (slots * width + 7) / 8 * 8; }
+    static std::uint64_t size(const filter_type& filter) noexcept {
+        return record_header_bytes + payload_bytes(filter.slot_count()) + record_checksum_bytes;
+    }
+
+    template <class Sink>
+    static void write(Sink& sink, const filter_type& filter, word_order) {
+        record_header header;
+        header.kind = kind;
+        header.counter_bits = static_cast<std::uint8_t>(8 * width);
+        header.hash_count = 3;
+        header.hasher_id = hasher_format_id<Hasher>();
+        header.seed = filter.seed();
+        header.bit_count = filter.slot_count();
+        header.expected_items = filter.item_count();
+        header.target_false_positive_rate = filter_type::false_positive_rate();
+        header.item_count = filter.item_count();
+        header.payload_bytes = payload_bytes(filter.slot_count());
+        unsigned exponent = 0;
+        while ((std::uint64_t{1} << exponent) < filter.segment_length()) {
+            ++exponent;
+        }
+        header.probes = static_cast<std::uint8_t>(exponent);
+        unsigned char head[record_header_bytes];
+        encode_header(header, head);
+        hashing_sink<Sink> hashing(sink);
+        hashing(head, sizeof head);
+        unsigned char buffer[8 * 512];
+        std::size_t used = 0;
+        for (const Fingerprint value : filter.m_fingerprints) {
+            store_little_endian(buffer + used, value, width);
+            used += width;
+            if (used == sizeof buffer) {
+                hashing(buffer, used);
+                used = 0;
+            }
+        }
+        const std::size_t padding =
+            static_cast<std::size_t>(header.payload_bytes - filter.slot_count() * width);
+        std::memset(buffer + used, 0, padding);
+        hashing(buffer, used + padding);
+        unsigned char checksum[record_checksum_bytes];
+        store_little_endian(checksum, hashing.digest(), 8);
+        sink(checksum, sizeof checksum);
+    }
+
+    static filter_type read(const unsigned char* bytes, const record_header& header,
+                            const Hasher& hash_function, const std::allocator<Fingerprint>&, word_order,
+                            const char* where) {
+        const unsigned char* payload = bytes + record_header_bytes;
+        const std::uint64_t segment_length =
+            check_fuse_header(header, width, hasher_format_id<Hasher>(), payload, where);
+        const std::uint64_t slots = header.bit_count;
+        filter_type filter;
+        filter.m_hasher = hash_function;
+        filter.m_seed = header.seed;
+        filter.m_item_count = header.item_count;
+        filter.m_segment_length = segment_length;
+        filter.m_segment_count_length = slots == 0 ? 0 : slots - 2 * segment_length;
+        filter.m_fingerprints.resize(static_cast<std::size_t>(slots));
+        for (std::size_t i = 0; i < filter.m_fingerprints.size(); ++i) {
+            filter.m_fingerprints[i] =
+                static_cast<Fingerprint>(load_little_endian(payload + width * i, width));
+        }
+        return filter;
+    }
+};
+
 template <class Filter>
 [[nodiscard]] Filter
 read_record(const unsigned char* bytes, std::size_t size, const typename Filter::hasher& hash_function,
