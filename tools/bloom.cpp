@@ -673,24 +673,38 @@ int with_kind(const bloom::saved_filter_info& info, const std::filesystem::path&
     file_error(path, "unknown filter kind");
 }
 
+/// Calls fn(std::common_type<Key>{}, xxh3) with the key type `type` names and whether its files were
+/// saved with bloom::xxh3_hash (std::true_type) or bloom::hash (std::false_type).
+template <class Fn>
+int with_key_family(const key_type& type, Fn&& fn) {
+    switch (type.family) {
+    case key_family::string:
+        return fn(std::common_type<std::string>{}, std::false_type{});
+    case key_family::integer:
+        return type.xxh3 ? fn(std::common_type<std::uint64_t>{}, std::true_type{})
+                         : fn(std::common_type<std::uint64_t>{}, std::false_type{});
+    case key_family::float32:
+        return type.xxh3 ? fn(std::common_type<float>{}, std::true_type{})
+                         : fn(std::common_type<float>{}, std::false_type{});
+    case key_family::float64:
+        return type.xxh3 ? fn(std::common_type<double>{}, std::true_type{})
+                         : fn(std::common_type<double>{}, std::false_type{});
+    }
+    return exit_error;
+}
+
 /// with_kind for the key type `type` names.
 template <class Fn>
 int with_filter_type(const bloom::saved_filter_info& info, const key_type& type,
                      const std::filesystem::path& path, Fn&& fn) {
-    switch (type.family) {
-    case key_family::string:
-        return with_kind<std::string, bloom::hash>(info, path, fn);
-    case key_family::integer:
-        return type.xxh3 ? with_kind<std::uint64_t, bloom::xxh3_hash>(info, path, fn)
-                         : with_kind<std::uint64_t, bloom::hash>(info, path, fn);
-    case key_family::float32:
-        return type.xxh3 ? with_kind<float, bloom::xxh3_hash>(info, path, fn)
-                         : with_kind<float, bloom::hash>(info, path, fn);
-    case key_family::float64:
-        return type.xxh3 ? with_kind<double, bloom::xxh3_hash>(info, path, fn)
-                         : with_kind<double, bloom::hash>(info, path, fn);
-    }
-    return exit_error;
+    return with_key_family(type, [&](auto key_tag, auto xxh3) {
+        using key = typename decltype(key_tag)::type;
+        if constexpr (decltype(xxh3)::value) {
+            return with_kind<key, bloom::xxh3_hash>(info, path, fn);
+        } else {
+            return with_kind<key, bloom::hash>(info, path, fn);
+        }
+    });
 }
 
 /// Blocks SIGINT, SIGTERM and SIGHUP while it lives: a save in progress finishes (and renames its
@@ -913,20 +927,14 @@ int with_fuse_width(unsigned bits, const std::filesystem::path& path, Fn&& fn) {
 /// `type` names.
 template <class Fn>
 int with_fuse_type(unsigned bits, const key_type& type, const std::filesystem::path& path, Fn&& fn) {
-    switch (type.family) {
-    case key_family::string:
-        return with_fuse_width<std::string, bloom::hash>(bits, path, fn);
-    case key_family::integer:
-        return type.xxh3 ? with_fuse_width<std::uint64_t, bloom::xxh3_hash>(bits, path, fn)
-                         : with_fuse_width<std::uint64_t, bloom::hash>(bits, path, fn);
-    case key_family::float32:
-        return type.xxh3 ? with_fuse_width<float, bloom::xxh3_hash>(bits, path, fn)
-                         : with_fuse_width<float, bloom::hash>(bits, path, fn);
-    case key_family::float64:
-        return type.xxh3 ? with_fuse_width<double, bloom::xxh3_hash>(bits, path, fn)
-                         : with_fuse_width<double, bloom::hash>(bits, path, fn);
-    }
-    return exit_error;
+    return with_key_family(type, [&](auto key_tag, auto xxh3) {
+        using key = typename decltype(key_tag)::type;
+        if constexpr (decltype(xxh3)::value) {
+            return with_fuse_width<key, bloom::xxh3_hash>(bits, path, fn);
+        } else {
+            return with_fuse_width<key, bloom::hash>(bits, path, fn);
+        }
+    });
 }
 
 int run_build(const std::vector<std::string>& arguments) {
