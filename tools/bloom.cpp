@@ -1269,18 +1269,7 @@ int run_check(const std::vector<std::string>& arguments) {
         return check_guava(funnel, path, bytes, values, invert);
     }
     const key_type type = key_type_of(info, requested, path);
-    if (info.kind == bloom::filter_kind::fuse) {
-        return with_fuse_type(info.counter_bits, type, path, [&](auto tag) {
-            using filter_type = typename decltype(tag)::type;
-            const filter_type filter = load_typed<filter_type>(path, bytes);
-            const value_reader<typename filter_type::value_type> key_of(type, path);
-            return print_checked(values, invert,
-                                 [&](const std::string& value) { return filter.contains(key_of(value)); })
-                       ? exit_absent
-                       : exit_ok;
-        });
-    }
-    return with_filter_type(info, type, path, [&](auto tag) {
+    const auto check = [&](auto tag) {
         using filter_type = typename decltype(tag)::type;
         const filter_type filter = load_typed<filter_type>(path, bytes);
         const value_reader<typename filter_type::value_type> key_of(type, path);
@@ -1288,7 +1277,9 @@ int run_check(const std::vector<std::string>& arguments) {
                              [&](const std::string& value) { return filter.contains(key_of(value)); })
                    ? exit_absent
                    : exit_ok;
-    });
+    };
+    return info.kind == bloom::filter_kind::fuse ? with_fuse_type(info.counter_bits, type, path, check)
+                                                 : with_filter_type(info, type, path, check);
 }
 
 // info prints plain numbers (no digit grouping) so that scripts can read them; sizes and rates add a
