@@ -150,7 +150,7 @@ void report(benchmark::State& state, const built_subject<Subject>& built, std::s
 
 // ---- workloads ----
 
-enum class operation { insert, lookup_hit, lookup_miss, lookup_mixed };
+enum class operation { insert, lookup_hit, lookup_miss, lookup_mixed, build };
 enum class calls { single, bulk };
 
 const char* name_of(operation op) {
@@ -161,6 +161,8 @@ const char* name_of(operation op) {
         return "lookup_hit";
     case operation::lookup_miss:
         return "lookup_miss";
+    case operation::build:
+        return "build";
     case operation::lookup_mixed:
         break;
     }
@@ -192,6 +194,27 @@ void run_insert(benchmark::State& state, std::size_t item_count, calls mode) {
             }
         }
         benchmark::ClobberMemory();
+    }
+    report(state, built, item_count);
+}
+
+/// A static filter's construction from all n members, per member (the members' copy is not timed).
+template <class Subject>
+void run_build(benchmark::State& state, std::size_t item_count) {
+    const auto& members = keys_for<typename Subject::keys>(item_count).members;
+    built_subject<Subject>& built = built_for<Subject>(item_count);
+    for (auto _ : state) {
+        state.PauseTiming();
+        Subject fresh(item_count);
+        for (const auto& key : members) {
+            fresh.insert(key);
+        }
+        state.ResumeTiming();
+        fresh.finish();
+        benchmark::DoNotOptimize(fresh);
+        state.PauseTiming();
+        fresh = Subject(item_count); // freeing the filter is not part of its construction
+        state.ResumeTiming();
     }
     report(state, built, item_count);
 }
@@ -280,7 +303,12 @@ void register_subject(const char* structure, std::size_t item_count, bool lookup
             prefix + name_of(op) + (mode == calls::bulk ? "/bulk/" : "/single/") + std::to_string(item_count);
         benchmark::RegisterBenchmark(name.c_str(), run)->Unit(benchmark::kNanosecond);
     };
-    if constexpr (!is_static_subject<Subject>::value) {
+    if constexpr (is_static_subject<Subject>::value) {
+        const std::string name = prefix + "build/single/" + std::to_string(item_count);
+        benchmark::RegisterBenchmark(name.c_str(), [item_count](benchmark::State& state) {
+            run_build<Subject>(state, item_count);
+        })->Unit(benchmark::kNanosecond);
+    } else {
         if (!lookups_only) {
             add(operation::insert, calls::single, [item_count](benchmark::State& state) {
                 run_insert<Subject>(state, item_count, calls::single);

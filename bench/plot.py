@@ -8,9 +8,12 @@
 Plots written to --out-dir (each only when its input is given):
     bench_u64.png, bench_str16.png   ns per operation vs items, one panel per operation, one line per
                                      structure and call style (log-log)
+    bench_static.png                 the static (fuse) filters beside blocked Bloom filters of their rates:
+                                     ns per lookup (single and bulk) and bits per item vs items, u64 keys
     accuracy.png                     measured false-positive rate vs bits per item, each filter kind beside
                                      its formula (log y)
---markdown writes the tables of ns/op, memory, the huge-page experiment and the issue's targets.
+--markdown writes the tables of ns/op, memory, the static filters, the huge-page experiment and the issue's
+targets.
 Exits 1 if any benchmark in the JSON reported an error (a member not found).
 
 The JSON comes from `bloom_bench --benchmark_out=FILE --benchmark_out_format=json`; with
@@ -66,6 +69,13 @@ TABLE_COLUMNS = [
     ("textbook", "single"),
     ("unordered_set", "single"),
     ("flat_hash_set", "single"),
+]
+# The static filters and the blocked Bloom filters sized for their rates: (structure, legend, colour, dash).
+STATIC_SERIES = [
+    ("fuse8", "fuse filter, 8-bit fingerprints (2^-8)", "#2ca02c", 1),
+    ("blocked_at_fuse8", "blocked Bloom filter at 2^-8", "#d62728", 1),
+    ("fuse16", "fuse filter, 16-bit fingerprints (2^-16)", "#2ca02c", 2),
+    ("blocked_at_fuse16", "blocked Bloom filter at 2^-16", "#d62728", 2),
 ]
 KEY_TITLES = {"u64": "std::uint64_t keys", "str16": "16-character string keys"}
 
@@ -178,6 +188,101 @@ def plot_bench(results, keys, out_path, workdir, subtitle):
     gnuplot("\n".join(lines) + "\n", workdir)
 
 
+def plot_static(results, out_path, workdir, subtitle):
+    """Three panels over items (u64 keys): single lookups, bulk lookups (50/50 mixed), bits per item."""
+    panels = [
+        ("lookup, 50/50 mixed, one call per key", "ns per lookup", "lookup_mixed", "single", "ns"),
+        ("lookup, 50/50 mixed, bulk contains", "ns per lookup", "lookup_mixed", "bulk", "ns"),
+        ("memory", "bits per item", "lookup_mixed", "single", "bits"),
+    ]
+    lines = [
+        'set terminal pngcairo size 1800,650 font "sans,12" linewidth 1.5',
+        f'set output "{out_path}"',
+        f'set multiplot layout 1,3 title "{gp_text(f"static filters beside Bloom filters of the same rate, std::uint64_t keys{subtitle}")}" '
+        'font "sans,15"',
+        "set logscale x",
+        "set grid xtics ytics",
+        'set xlabel "items in the filter (n)"',
+        'set format x "10^{%T}"',
+        "set xrange [5e5:2e8]",
+    ]
+    for index, (title, ylabel, operation, calls, field) in enumerate(panels):
+        plots = []
+        for structure, legend, colour, dash in STATIC_SERIES:
+            points = sorted(
+                (items, value[field])
+                for (s, k, o, c, items), value in results.items()
+                if (s, k, o, c) == (structure, "u64", operation, calls) and value.get(field) is not None
+                and items >= 1000000
+            )
+            if not points:
+                continue
+            data_path = os.path.join(workdir, f"static-{field}-{calls}-{structure}.dat")
+            with open(data_path, "w", encoding="utf-8") as file:
+                file.writelines(f"{items} {value:.4f}\n" for items, value in points)
+            key = f'title "{gp_text(legend)}"' if index == 0 else "notitle"
+            plots.append(
+                f'"{os.path.basename(data_path)}" using 1:2 with linespoints lc rgb "{colour}" '
+                f"dt {dash} pt 7 ps 0.8 lw 2 {key}"
+            )
+        lines.append(f'set title "{title}"')
+        lines.append(f'set ylabel "{ylabel}"')
+        lines.append("set yrange [0:*]")
+        lines.append('set key top left font ",11"' if index == 0 else "unset key")
+        lines.append("plot " + ", \\\n     ".join(plots) if plots else "plot 1e-9 notitle")
+    lines.append("unset multiplot")
+    gnuplot("\n".join(lines) + "\n", workdir)
+
+
+def static_table(results):
+    """The static filters and the Bloom filters of their rates, one row each: memory, rate, ns."""
+    out = []
+    sizes = sorted({key[4] for key in results if key[0] in ("fuse8", "fuse16") and key[1] == "u64"})
+    if not sizes:
+        return out
+    out.append("\n### Static filters beside Bloom filters of the same rate (u64 keys)\n")
+    out.append(
+        "Bits per item and measured rate on the run's non-members; ns per key for single lookups of members, "
+        "non-members and a 50/50 mix, bulk lookups of the mix, and construction from all n keys (fuse filters: "
+        "build; Bloom filters: single inserts).\n"
+    )
+    out.append(
+        "| items | structure | bits per item | measured rate | hit | miss | mixed | bulk mixed | build or insert |"
+    )
+    out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for items in sizes:
+        for structure in ("fuse8", "blocked_at_fuse8", "fuse16", "blocked_at_fuse16", "blocked"):
+            value = results.get((structure, "u64", "lookup_mixed", "single", items))
+            if value is None:
+                continue
+
+            def ns(operation, calls):
+                return fmt(results.get((structure, "u64", operation, calls, items), {}).get("ns"))
+
+            build = ns("build", "single") if structure.startswith("fuse") else ns("insert", "single")
+            fpr = value.get("fpr")
+            out.append(
+                f"| {items_label(items)} | {structure} | {value['bits']:.2f} | "
+                + (f"{fpr * 100:.4f}%" if fpr is not None else "—")
+                + f" | {ns('lookup_hit', 'single')} | {ns('lookup_miss', 'single')} | {ns('lookup_mixed', 'single')} | "
+                f"{ns('lookup_mixed', 'bulk')} | {build} |"
+            )
+    ratios = []
+    for items in sizes:
+        for fuse, bloom in (("fuse8", "blocked_at_fuse8"), ("fuse16", "blocked_at_fuse16"), ("fuse8", "blocked")):
+            for operation in ("lookup_hit", "lookup_miss", "lookup_mixed"):
+                a = results.get((fuse, "u64", operation, "single", items))
+                b = results.get((bloom, "u64", operation, "single", items))
+                if a and b:
+                    ratios.append(a["ns"] / b["ns"])
+    if ratios:
+        out.append(
+            f"\nSingle lookups, fuse filter over blocked Bloom filter (same rate, and the 1% blocked filter): "
+            f"{min(ratios):.2f}x to {max(ratios):.2f}x (target: at most 1.5x).\n"
+        )
+    return out
+
+
 def plot_accuracy(rows, out_path, workdir):
     kinds = [("classic", "#1f77b4", 7, "classic filter, optimal k"), ("blocked", "#d62728", 9, "blocked filter, k = 8")]
     plots = []
@@ -269,6 +374,8 @@ def markdown(results, accuracy_rows, context):
                     + (f"{fpr * 100:.3f}%" if fpr is not None else "0 (exact)")
                     + " |"
                 )
+
+    out.extend(static_table(results))
 
     huge_rows = []
     for (structure, keys, operation, calls, items), value in sorted(results.items()):
@@ -415,6 +522,10 @@ def main():
                 path = os.path.join(out_dir, f"bench_{keys}.png")
                 plot_bench(results, keys, path, workdir, subtitle)
                 print(f"plot.py: wrote {os.path.relpath(path)}")
+        if any(key[0] in ("fuse8", "fuse16") and key[1] == "u64" for key in results):
+            path = os.path.join(out_dir, "bench_static.png")
+            plot_static(results, path, workdir, subtitle)
+            print(f"plot.py: wrote {os.path.relpath(path)}")
         if accuracy_rows:
             path = os.path.join(out_dir, "accuracy.png")
             plot_accuracy(accuracy_rows, path, workdir)

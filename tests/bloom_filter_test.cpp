@@ -45,19 +45,71 @@
 #    define BLOOM_TEST_COUNTS_ALLOCATIONS 1
 #endif
 
+// The peak of live bytes (bloom_test::peak_allocation, for the fuse filter's temporary memory) needs each
+// block's size when it is freed: glibc's malloc_usable_size.
+#if BLOOM_TEST_COUNTS_ALLOCATIONS && defined(__GLIBC__)
+#    include <malloc.h>
+#    define BLOOM_TEST_TRACKS_PEAK 1
+#else
+#    define BLOOM_TEST_TRACKS_PEAK 0
+#endif
+
 namespace {
 std::atomic<bool> allocation_counting{false};
 std::atomic<std::uint64_t> allocation_count{0};
+std::atomic<bool> peak_tracking{false};
+std::atomic<std::int64_t> live_bytes{0};
+std::atomic<std::int64_t> peak_live_bytes{0};
+
+#if BLOOM_TEST_TRACKS_PEAK
+void track_allocation(void* pointer) noexcept {
+    if (pointer != nullptr && peak_tracking.load(std::memory_order_relaxed)) {
+        const auto live = live_bytes.fetch_add(static_cast<std::int64_t>(malloc_usable_size(pointer))) +
+                          static_cast<std::int64_t>(malloc_usable_size(pointer));
+        std::int64_t peak = peak_live_bytes.load();
+        while (live > peak && !peak_live_bytes.compare_exchange_weak(peak, live)) {
+        }
+    }
+}
+void track_free(void* pointer) noexcept {
+    if (pointer != nullptr && peak_tracking.load(std::memory_order_relaxed)) {
+        live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(pointer)));
+    }
+}
+#else
+void track_allocation(void*) noexcept {}
+void track_free(void*) noexcept {}
+#endif
 
 #if BLOOM_TEST_COUNTS_ALLOCATIONS
 void* counted_allocation(std::size_t size) noexcept {
     if (allocation_counting.load(std::memory_order_relaxed)) {
         allocation_count.fetch_add(1, std::memory_order_relaxed);
     }
-    return std::malloc(size == 0 ? 1 : size);
+    void* const pointer = std::malloc(size == 0 ? 1 : size);
+    track_allocation(pointer);
+    return pointer;
+}
+void counted_free(void* pointer) noexcept {
+    track_free(pointer);
+    std::free(pointer);
 }
 #endif
 } // namespace
+
+bool bloom_test::peak_allocation::available() noexcept { return BLOOM_TEST_TRACKS_PEAK != 0; }
+
+bloom_test::peak_allocation::peak_allocation() noexcept {
+    live_bytes = 0;
+    peak_live_bytes = 0;
+    peak_tracking = true;
+}
+
+bloom_test::peak_allocation::~peak_allocation() { peak_tracking = false; }
+
+std::uint64_t bloom_test::peak_allocation::peak_bytes() const noexcept {
+    return static_cast<std::uint64_t>(peak_live_bytes.load());
+}
 
 // GCC 11+ sees free() reach pointers from operator new once these inline into each other; here they
 // are the same family by construction.
@@ -80,12 +132,12 @@ void* operator new[](std::size_t size) {
 }
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
 void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
-void operator delete(void* pointer) noexcept { std::free(pointer); }
-void operator delete[](void* pointer) noexcept { std::free(pointer); }
-void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
-void operator delete[](void* pointer, std::size_t) noexcept { std::free(pointer); }
-void operator delete(void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
-void operator delete[](void* pointer, const std::nothrow_t&) noexcept { std::free(pointer); }
+void operator delete(void* pointer) noexcept { counted_free(pointer); }
+void operator delete[](void* pointer) noexcept { counted_free(pointer); }
+void operator delete(void* pointer, std::size_t) noexcept { counted_free(pointer); }
+void operator delete[](void* pointer, std::size_t) noexcept { counted_free(pointer); }
+void operator delete(void* pointer, const std::nothrow_t&) noexcept { counted_free(pointer); }
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept { counted_free(pointer); }
 #    if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #        pragma GCC diagnostic pop
 #    endif

@@ -231,3 +231,70 @@ TEST_CASE("fuse_filter_view answers as the saved filter, in place", "[fuse][view
         [&] { return bloom::fuse_filter_view<std::uint64_t, std::uint16_t>(corrupt.data(), corrupt.size()); },
         "checksum");
 }
+
+TEST_CASE("fuse_filter: the keys' order and repeats change nothing", "[fuse]") {
+    const auto keys = random_keys(30000, 31);
+    std::vector<std::uint64_t> shuffled = keys;
+    bloom_test::splitmix64 random(32);
+    for (std::size_t i = shuffled.size(); i > 1; --i) {
+        std::swap(shuffled[i - 1], shuffled[random.next() % i]);
+    }
+    // Every tenth key three times, spread through the input.
+    for (std::size_t i = 0; i < keys.size(); i += 10) {
+        shuffled.push_back(keys[i]);
+        shuffled.insert(shuffled.begin() + static_cast<std::ptrdiff_t>(random.next() % shuffled.size()),
+                        keys[i]);
+    }
+    const bloom::fuse_filter<std::uint64_t, std::uint16_t> sorted_once(keys, 77);
+    const bloom::fuse_filter<std::uint64_t, std::uint16_t> shuffled_with_repeats(shuffled, 77);
+    CHECK(shuffled_with_repeats.item_count() == keys.size());
+    CHECK(shuffled_with_repeats == sorted_once);
+}
+
+TEMPLATE_TEST_CASE("fuse_filter: temporary memory about 3 times the filter beyond the key hashes",
+                   "[fuse][memory]", std::uint8_t, std::uint16_t) {
+    if (!bloom_test::peak_allocation::available()) {
+        WARN("allocation sizes are not tracked in this build");
+        return;
+    }
+    const auto keys = random_keys(1000000, 41);
+    std::uint64_t peak = 0;
+    std::size_t filter_bytes = 0;
+    {
+        const bloom_test::peak_allocation tracking;
+        const bloom::fuse_filter<std::uint64_t, TestType> filter(keys);
+        peak = tracking.peak_bytes();
+        filter_bytes = filter.memory_bytes();
+        REQUIRE(filter.contains(keys[12345]));
+    }
+    // Beyond the 8-byte hash of each key and the filter itself: 3 bytes per slot (a 24-bit key number),
+    // plus a count byte per slot that 8-bit fingerprints keep in the filter's own array.
+    const double key_hash_bytes = 8.0 * static_cast<double>(keys.size());
+    const double temporary = static_cast<double>(peak) - key_hash_bytes - static_cast<double>(filter_bytes);
+    INFO("peak " << peak << " bytes, filter " << filter_bytes << " bytes, temporary " << temporary);
+    CHECK(temporary <= (sizeof(TestType) == 1 ? 3.1 : 2.1) * static_cast<double>(filter_bytes));
+}
+
+TEST_CASE("fuse_filter: shapes and slots past 2^32", "[fuse]") {
+    // 4.5e9 keys need about 5.1e9 slots: the shape and every slot index stay 64-bit, and a window of three
+    // 2^18-slot segments holds far fewer keys than the 24-bit key numbers of construction can name.
+    const auto shape = bloom::detail::fuse_shape::of(4'500'000'000ULL);
+    CHECK(shape.segment_length == (std::uint64_t{1} << 18));
+    CHECK(shape.array_length > (std::uint64_t{1} << 32));
+    CHECK(static_cast<double>(shape.array_length) <= 1.126 * 4.5e9 + 3.0 * 262144.0);
+    CHECK(3.0 * static_cast<double>(shape.segment_length) < static_cast<double>(0xffffff) / 4.0);
+    const std::uint64_t segment_count_length = shape.segment_count * shape.segment_length;
+    std::uint64_t highest = 0;
+    bloom_test::splitmix64 random(51);
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t hashed = i == 0 ? ~std::uint64_t{0} : random.next();
+        const auto slots = bloom::detail::fuse_slots_of(hashed, shape.segment_length, segment_count_length);
+        for (unsigned which = 0; which < 3; ++which) {
+            REQUIRE(slots.slot[which] < shape.array_length);
+            REQUIRE(slots.slot[which] / shape.segment_length == slots.slot[0] / shape.segment_length + which);
+            highest = std::max(highest, slots.slot[which]);
+        }
+    }
+    CHECK(highest > (std::uint64_t{1} << 32));
+    CHECK(highest >= shape.array_length - 2 * shape.segment_length);
+}

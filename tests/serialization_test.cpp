@@ -484,7 +484,12 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
             CHECK(loaded.contains(i * 1000));
         }
         CHECK(loaded.item_count() == 100);
-        CHECK(loaded == golden_fuse());
+        // Which slot each key takes depends on the peeling order, which construction may change between
+        // versions; the file promises the seed, the shape and its answers (its bytes, below).
+        const auto rebuilt = golden_fuse();
+        CHECK(loaded.seed() == rebuilt.seed());
+        CHECK(loaded.segment_length() == rebuilt.segment_length());
+        CHECK(loaded.slot_count() == rebuilt.slot_count());
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
     }
     SECTION("classic, today's probe scheme") {

@@ -50,6 +50,19 @@
 
 namespace bloom_test {
 
+/// While one lives, the peak of the bytes allocated through the global operator new and not yet freed
+/// (counted from its construction). Defined with bloom_tests' replacement of operator new; not available
+/// where that is left out (ThreadSanitizer) or where the C library cannot tell a block's size.
+class peak_allocation {
+  public:
+    [[nodiscard]] static bool available() noexcept;
+    peak_allocation() noexcept;
+    ~peak_allocation();
+    peak_allocation(const peak_allocation&) = delete;
+    peak_allocation& operator=(const peak_allocation&) = delete;
+    [[nodiscard]] std::uint64_t peak_bytes() const noexcept;
+};
+
 inline constexpr std::uint64_t golden_gamma = 0x9e3779b97f4a7c15ULL;
 
 /// splitmix64's output function (Steele, Lea & Flood 2014): a bijection of 64-bit values.

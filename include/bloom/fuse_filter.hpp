@@ -19,8 +19,11 @@
 // hyperedge of a 3-uniform hypergraph; repeatedly remove a key that is alone in one of its slots, then
 // assign the fingerprints in reverse order, each key's lone slot taking its fingerprint XOR the other two.
 // The three slots lie in three consecutive segments of segment_length slots (the "binary fuse"): that
-// spatial coupling lets peeling succeed at 1.125 slots per key where independent slots need 1.23.
+// spatial coupling lets peeling succeed at 1.125 slots per key where independent slots need 1.23. Here
+// the key hashes are grouped by segment in place, so a slot's keys lie within three segments' worth and a
+// 24-bit number names one: 3 bytes per slot of temporary memory beyond the hashes.
 
+#include "bloom/detail/byte_order.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_declarations.hpp"
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <stdexcept>
@@ -60,6 +64,15 @@ struct fuse_shape {
     std::uint64_t segment_length = 0;
     std::uint64_t segment_count = 0;
     std::uint64_t array_length = 0;
+
+    /// log2(segment_length).
+    [[nodiscard]] unsigned segment_shift() const noexcept {
+        unsigned shift = 0;
+        while ((std::uint64_t{1} << shift) < segment_length) {
+            ++shift;
+        }
+        return shift;
+    }
 
     [[nodiscard]] static fuse_shape of(std::uint64_t keys) noexcept {
         fuse_shape shape;
@@ -244,31 +257,39 @@ class fuse_filter {
     template <class Range>
     void build(const Range& keys, std::uint64_t seed) {
         std::vector<std::uint64_t> hashes;
+        using key_iterator = decltype(std::begin(keys));
+        if constexpr (std::is_base_of_v<std::forward_iterator_tag,
+                                        typename std::iterator_traits<key_iterator>::iterator_category>) {
+            hashes.reserve(static_cast<std::size_t>(std::distance(std::begin(keys), std::end(keys))));
+        }
+        // Equal keys hash alike and never peel (their slots never hold one key), so a set with duplicates
+        // fails its first attempt; only then are the hashes sorted and made unique, and every later attempt
+        // does the same. Different keys whose 64-bit hashes collide fully become one key, and both are found.
+        enum class duplicates { unknown, none, present } seen = duplicates::unknown;
         for (unsigned attempt = 0; attempt < max_attempts; ++attempt) {
             // Retries hash under seeds derived from the first, so one key set and seed always give one
-            // filter.
+            // filter (the order and the multiplicity of the keys change nothing).
             m_seed = attempt == 0 ? seed : detail::mix64(seed + attempt * 0x9e3779b97f4a7c15ULL);
             hashes.clear();
             for (const auto& key : keys) {
                 hashes.push_back(key_hash(key));
             }
-            // Equal keys hash alike and would never peel: keep each hash once. Different keys whose 64-bit
-            // hashes collide fully share slots and fingerprint, so both are found.
-            sort_hashes(hashes);
-            hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
-            const detail::fuse_shape shape = detail::fuse_shape::of(hashes.size());
-            m_segment_length = shape.segment_length;
-            m_segment_count_length = shape.segment_count * shape.segment_length;
-            m_item_count = hashes.size();
-            if (hashes.empty()) {
-                m_fingerprints.clear();
-                return;
+            if (seen == duplicates::present) {
+                remove_duplicates(hashes);
             }
-            const bool built = shape.array_length <= 0xffffffffULL && hashes.size() <= 0xffffffffULL
-                                   ? peel_and_assign<std::uint32_t>(hashes, shape)
-                                   : peel_and_assign<std::uint64_t>(hashes, shape);
-            if (built) {
-                return;
+            for (;;) {
+                if (try_build(hashes)) {
+                    return;
+                }
+                if (seen != duplicates::unknown) {
+                    break; // distinct hashes, an unlucky seed: try the next
+                }
+                const std::size_t before = hashes.size();
+                remove_duplicates(hashes);
+                seen = hashes.size() == before ? duplicates::none : duplicates::present;
+                if (seen == duplicates::none) {
+                    break;
+                }
             }
         }
         detail::raise_error(fuse_construction_error(
@@ -276,70 +297,135 @@ class fuse_filter {
             " seeds (the peeling of the key hypergraph never completed)"));
     }
 
-    /// Sorts `hashes` ascending: a counting pass on the top 16 bits into buckets, then each bucket (a few
-    /// hundred hashes, in the cache) sorted alone. 3x faster than std::sort at 10^7 hashes. Sorted hashes
-    /// also order the keys by their first slot, so construction walks the slots in order.
-    static void sort_hashes(std::vector<std::uint64_t>& hashes) {
-        if (hashes.size() < (std::size_t{1} << 16)) {
-            std::sort(hashes.begin(), hashes.end());
-            return;
-        }
-        std::vector<std::size_t> starts((std::size_t{1} << 16) + 1, 0);
-        for (const std::uint64_t hash : hashes) {
-            ++starts[static_cast<std::size_t>(hash >> 48) + 1];
-        }
-        for (std::size_t i = 1; i < starts.size(); ++i) {
-            starts[i] += starts[i - 1];
-        }
-        std::vector<std::uint64_t> sorted(hashes.size());
-        std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
-        for (const std::uint64_t hash : hashes) {
-            sorted[next[static_cast<std::size_t>(hash >> 48)]++] = hash;
-        }
-        for (std::size_t bucket = 0; bucket + 1 < starts.size(); ++bucket) {
-            std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket]),
-                      sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket + 1]));
-        }
-        hashes.swap(sorted);
+    /// The segment of the first of a hash's three slots (the later two lie in the next two segments).
+    [[nodiscard]] static std::size_t segment_of(std::uint64_t hash,
+                                                const detail::fuse_shape& shape) noexcept {
+        return static_cast<std::size_t>(
+            detail::reduce_to_range(hash, shape.segment_count * shape.segment_length) >>
+            shape.segment_shift());
     }
 
-    /// One construction attempt over distinct hashes; false if the peeling stalls (retry with a new seed).
-    /// Temporary memory: per slot, a count byte (the fingerprint array itself) and two Index words.
-    template <class Index>
-    bool peel_and_assign(const std::vector<std::uint64_t>& hashes, const detail::fuse_shape& shape) {
-        const auto slots_total = static_cast<std::size_t>(shape.array_length);
-        // Per slot: how many keys use it (count << 2) XOR which of its key's three slots it is (2 bits), and
-        // the XOR of those keys' indexes: where one key remains, the two name it and its position.
-        std::vector<std::uint8_t> counts(slots_total, 0);
-        std::vector<Index> key_xor(slots_total, 0);
+    /// Reorders `hashes` in place by the segment of their first slot (an American flag sort: one pass, a
+    /// write position per segment, no second array) and returns where each segment's hashes start
+    /// (segment_count + 1 entries). Keys so ordered touch the slots in order, a few segments at a time.
+    [[nodiscard]] static std::vector<std::size_t> group_by_segment(std::vector<std::uint64_t>& hashes,
+                                                                   const detail::fuse_shape& shape) {
+        const auto segments = static_cast<std::size_t>(shape.segment_count);
+        std::vector<std::size_t> first(segments + 1, 0);
+        for (const std::uint64_t hash : hashes) {
+            ++first[segment_of(hash, shape) + 1];
+        }
+        for (std::size_t segment = 1; segment <= segments; ++segment) {
+            first[segment] += first[segment - 1];
+        }
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (std::size_t segment = 0; segment < segments; ++segment) {
+            while (next[segment] < first[segment + 1]) {
+                std::uint64_t hash = hashes[next[segment]];
+                // Carry the hash to its segment, taking the one there, until one belongs here.
+                for (std::size_t home = segment_of(hash, shape); home != segment;
+                     home = segment_of(hash, shape)) {
+                    std::swap(hash, hashes[next[home]++]);
+                }
+                hashes[next[segment]++] = hash;
+            }
+        }
+        return first;
+    }
+
+    /// Sorts the hashes (grouped by segment, then each segment alone, in the cache) and keeps each once.
+    static void remove_duplicates(std::vector<std::uint64_t>& hashes) {
+        const auto first = group_by_segment(hashes, detail::fuse_shape::of(hashes.size()));
+        for (std::size_t segment = 0; segment + 1 < first.size(); ++segment) {
+            std::sort(hashes.begin() + static_cast<std::ptrdiff_t>(first[segment]),
+                      hashes.begin() + static_cast<std::ptrdiff_t>(first[segment + 1]));
+        }
+        hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    }
+
+    /// Key numbers in a slot's window (the keys whose first slot lies in the slot's segment or the two before
+    /// it) fit 24 bits; this value, never a key's, marks an assigned slot.
+    static constexpr std::uint32_t assigned_slot = 0xffffff;
+    /// A slot's count byte once its key is peeled there: the count field at 63 (counts stop at 62), and the
+    /// key's position (0, 1 or 2) in the low two bits.
+    static constexpr unsigned owned_count = 63;
+
+    // 24-bit little-endian fields through 32-bit loads and stores (the XOR leaves the fourth byte alone; the
+    // array has a byte to spare at its end).
+    [[nodiscard]] static std::uint32_t load24(const std::uint8_t* bytes) noexcept {
+        std::uint32_t word;
+        std::memcpy(&word, bytes, sizeof word);
+        return detail::to_little_endian(word) & assigned_slot;
+    }
+    static void xor24(std::uint8_t* bytes, std::uint32_t value) noexcept {
+        std::uint32_t word;
+        std::memcpy(&word, bytes, sizeof word);
+        word ^= detail::to_little_endian(value);
+        std::memcpy(bytes, &word, sizeof word);
+    }
+
+    /// One construction attempt over `hashes` under m_seed; false if the peeling stalls (duplicates, or an
+    /// unlucky seed: retry). Reorders `hashes`.
+    ///
+    /// Temporary memory is 3 bytes per slot beyond the hashes (3 times the filter with 8-bit fingerprints,
+    /// 1.5 times with 16-bit): per slot, a count byte (in the fingerprint array itself when it is one byte
+    /// wide) and the XOR of its keys' numbers counted from the start of the slot's window, 24 bits. Keys are
+    /// grouped by segment, so a slot's keys lie in a window of three segments' keys, and where one key is
+    /// left the XOR names it. No peel order is stored: the assignment walks the dependencies instead.
+    bool try_build(std::vector<std::uint64_t>& hashes) {
+        const detail::fuse_shape shape = detail::fuse_shape::of(hashes.size());
+        m_segment_length = shape.segment_length;
+        m_segment_count_length = shape.segment_count * shape.segment_length;
+        m_item_count = hashes.size();
+        if (hashes.empty()) {
+            m_fingerprints.clear();
+            return true;
+        }
+        const std::vector<std::size_t> first = group_by_segment(hashes, shape);
+        const auto segments = static_cast<std::size_t>(shape.segment_count);
+        const unsigned segment_shift = shape.segment_shift();
+        const auto slot_total = static_cast<std::size_t>(shape.array_length);
+        // The first key of the window of slots in `segment`: keys whose first slot is 2 segments before.
+        const auto window_start = [&first](std::size_t segment) {
+            return first[segment < 2 ? 0 : segment - 2];
+        };
+        for (std::size_t segment = 0; segment < segments + 2; ++segment) {
+            if (first[std::min(segment + 1, segments)] - window_start(segment) >= assigned_slot) {
+                return false; // a window beyond 24 bits of keys (far beyond the 2^18-slot segments' ~700,000)
+            }
+        }
+        m_fingerprints.assign(slot_total, 0);
+        std::vector<std::uint8_t> separate_counts(sizeof(Fingerprint) == 1 ? 0 : slot_total, 0);
+        std::uint8_t* const counts = counts_in(separate_counts);
+        std::vector<std::uint8_t> key_xor(3 * slot_total + 1, 0);
+        const auto key_in = [&](std::size_t slot) {
+            return window_start(slot >> segment_shift) + load24(&key_xor[3 * slot]);
+        };
+        const auto toggle = [&](std::size_t slot, std::size_t key) {
+            xor24(&key_xor[3 * slot], static_cast<std::uint32_t>(key - window_start(slot >> segment_shift)));
+        };
+
+        // Count: per slot, (keys using it << 2) XOR the positions (0, 1, 2) of the slot in those keys.
         for (std::size_t key = 0; key < hashes.size(); ++key) {
             const auto slots = detail::fuse_slots_of(hashes[key], m_segment_length, m_segment_count_length);
             for (unsigned which = 0; which < 3; ++which) {
                 const auto slot = static_cast<std::size_t>(slots.slot[which]);
-                if (counts[slot] >= 0xfc) {
-                    return false; // over 62 keys in one slot: a pathological seed
+                if ((counts[slot] >> 2) >= owned_count - 1) {
+                    return false; // 62 keys in one slot: duplicates, or a pathological seed
                 }
                 counts[slot] = static_cast<std::uint8_t>((counts[slot] + 4) ^ which);
-                key_xor[slot] ^= static_cast<Index>(key);
+                toggle(slot, key);
             }
         }
-        // Peel: a queue of slots with one key; popped slots with one key left are recorded in peel order in
-        // the same array (each slot enters at most once: counts only fall).
-        std::vector<Index> order(slots_total);
-        std::size_t queued = 0;
-        for (std::size_t slot = 0; slot < slots_total; ++slot) {
-            if ((counts[slot] >> 2) == 1) {
-                order[queued++] = static_cast<Index>(slot);
-            }
-        }
+
+        // Peel: scan the slots in order; a slot with one key gives it up (the slot is then the key's), which
+        // may leave one key in the key's other slots: those behind the scan wait on a stack, those ahead
+        // are met by the scan.
+        std::vector<std::size_t> behind;
         std::size_t peeled = 0;
-        for (std::size_t next = 0; next < queued; ++next) {
-            const auto slot = static_cast<std::size_t>(order[next]);
-            if ((counts[slot] >> 2) != 1) {
-                continue; // its key was peeled through another slot
-            }
-            const auto key = static_cast<std::size_t>(key_xor[slot]);
+        const auto peel = [&](std::size_t slot, std::size_t scan) {
             const unsigned position = counts[slot] & 3U;
+            const std::size_t key = key_in(slot);
             const auto slots = detail::fuse_slots_of(hashes[key], m_segment_length, m_segment_count_length);
             for (unsigned which = 0; which < 3; ++which) {
                 if (which == position) {
@@ -347,34 +433,94 @@ class fuse_filter {
                 }
                 const auto other = static_cast<std::size_t>(slots.slot[which]);
                 counts[other] = static_cast<std::uint8_t>((counts[other] - 4) ^ which);
-                key_xor[other] ^= static_cast<Index>(key);
-                if ((counts[other] >> 2) == 1) {
-                    order[queued++] = static_cast<Index>(other);
+                toggle(other, key);
+                if ((counts[other] >> 2) == 1 && other < scan) {
+                    behind.push_back(other);
                 }
             }
-            order[peeled++] = static_cast<Index>(slot);
+            counts[slot] = static_cast<std::uint8_t>(owned_count << 2 | position);
+            ++peeled;
+        };
+        for (std::size_t scan = 0; scan < slot_total; ++scan) {
+            if ((counts[scan] >> 2) != 1) {
+                continue;
+            }
+            peel(scan, scan);
+            while (!behind.empty()) {
+                const std::size_t slot = behind.back();
+                behind.pop_back();
+                if ((counts[slot] >> 2) == 1) {
+                    peel(slot, scan);
+                }
+            }
         }
         if (peeled != hashes.size()) {
             return false;
         }
-        // Assign in reverse peel order: a key's lone slot takes its fingerprint XOR its other two slots,
-        // whose values are final by then (keys peeled later were assigned first; unused slots stay 0).
-        m_fingerprints.assign(slots_total, 0);
-        for (std::size_t i = peeled; i-- > 0;) {
-            const auto slot = static_cast<std::size_t>(order[i]);
-            const auto key = static_cast<std::size_t>(key_xor[slot]);
-            const unsigned position = counts[slot] & 3U;
-            const auto slots = detail::fuse_slots_of(hashes[key], m_segment_length, m_segment_count_length);
-            Fingerprint value = detail::fuse_fingerprint<Fingerprint>(hashes[key]);
-            for (unsigned which = 0; which < 3; ++which) {
-                if (which != position) {
-                    value = static_cast<Fingerprint>(
-                        value ^ m_fingerprints[static_cast<std::size_t>(slots.slot[which])]);
-                }
+
+        // Assign: a key's own slot takes its fingerprint XOR its other two slots, once those are final, that
+        // is once the keys owning them (peeled after it) are assigned; slots no key owns stay 0. Walking the
+        // slots downward meets most of those keys first (the scan peeled rightward); the rest wait on a
+        // stack.
+        const auto waiting = [&](std::size_t slot) {
+            return (counts[slot] >> 2) == owned_count && load24(&key_xor[3 * slot]) != assigned_slot;
+        };
+        // A slot waiting for its key's other slots, with its key's hash (read once, reused when its turn
+        // comes back).
+        struct waiting_slot {
+            std::size_t slot;
+            std::uint64_t hashed;
+            unsigned position;
+        };
+        const auto waiting_entry = [&](std::size_t slot) {
+            return waiting_slot{slot, hashes[key_in(slot)], counts[slot] & 3U};
+        };
+        std::vector<waiting_slot> pending;
+        for (std::size_t start = slot_total; start-- > 0;) {
+            if (!waiting(start)) {
+                continue;
             }
-            m_fingerprints[slot] = value;
+            pending.push_back(waiting_entry(start));
+            while (!pending.empty()) {
+                const waiting_slot top = pending.back();
+                if (!waiting(top.slot)) {
+                    pending.pop_back(); // reached twice, assigned the first time
+                    continue;
+                }
+                const auto slots =
+                    detail::fuse_slots_of(top.hashed, m_segment_length, m_segment_count_length);
+                bool ready = true;
+                Fingerprint value = detail::fuse_fingerprint<Fingerprint>(top.hashed);
+                for (unsigned which = 0; which < 3; ++which) {
+                    const auto other = static_cast<std::size_t>(slots.slot[which]);
+                    if (which == top.position) {
+                        continue;
+                    }
+                    if (waiting(other)) {
+                        pending.push_back(waiting_entry(other));
+                        ready = false;
+                    }
+                    value = static_cast<Fingerprint>(value ^ m_fingerprints[other]);
+                }
+                if (!ready) {
+                    continue;
+                }
+                xor24(&key_xor[3 * top.slot], load24(&key_xor[3 * top.slot]) ^ assigned_slot);
+                m_fingerprints[top.slot] = value; // with 8-bit fingerprints, over the slot's count byte
+                pending.pop_back();
+            }
         }
         return true;
+    }
+
+    /// The count bytes: the fingerprint array itself when a fingerprint is one byte, else `separate`.
+    std::uint8_t* counts_in(std::vector<std::uint8_t>& separate) noexcept {
+        if constexpr (sizeof(Fingerprint) == 1) {
+            (void)separate;
+            return m_fingerprints.data();
+        } else {
+            return separate.data();
+        }
     }
 
     std::vector<Fingerprint> m_fingerprints;
