@@ -5572,15 +5572,7 @@ class fuse_filter {
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
         detail::pipelined_for_each<16>(
             first, last, [this](const auto& value) { return this->key_hash(value); },
-            [this](std::uint64_t hashed) {
-                if (!m_fingerprints.empty()) {
-                    const auto slots =
-                        detail::fuse_slots_of(hashed, m_segment_length, m_segment_count_length);
-                    for (const std::uint64_t slot : slots.slot) {
-                        detail::prefetch(m_fingerprints.data() + slot);
-                    }
-                }
-            },
+            [this](std::uint64_t hashed) { this->prefetch_hash(hashed); },
             [&](std::uint64_t hashed) {
                 *out = contains_hash(hashed);
                 ++out;
@@ -5629,11 +5621,28 @@ class fuse_filter {
         return detail::fuse_key_hash(m_hasher, value, m_seed);
     }
 
+    /// Prefetches the three slots of a hash. Forced inline: GCC deletes out-of-line calls of a function that
+    /// only prefetches (it writes nothing), and the bulk lookups lost their prefetches that way.
+    BLOOM_FORCE_INLINE void prefetch_hash(std::uint64_t hashed) const noexcept {
+        if (!m_fingerprints.empty()) {
+            const auto slots = detail::fuse_slots_of(hashed, m_segment_length, m_segment_count_length);
+            for (const std::uint64_t slot : slots.slot) {
+                detail::prefetch(m_fingerprints.data() + slot);
+            }
+        }
+    }
+
+    /// Branch-free: with `a && b`, GCC branched on the answer, and a 50/50 mix of members and non-members
+    /// took 13 ns per lookup against 5 for either alone. An empty filter (default, built from nothing, loaded
+    /// or moved from) reads the 12 zero slots of segment length 4 and no segments, and answers false.
     [[nodiscard]] bool contains_hash(std::uint64_t hashed) const noexcept {
-        const Fingerprint* data = m_fingerprints.data();
-        return !m_fingerprints.empty() &&
-               detail::fuse_contains<Fingerprint>([data](std::uint64_t slot) { return data[slot]; },
-                                                  m_segment_length, m_segment_count_length, hashed);
+        static constexpr Fingerprint no_slots[12] = {};
+        const bool empty = m_fingerprints.empty();
+        const Fingerprint* data = empty ? no_slots : m_fingerprints.data();
+        const bool found = detail::fuse_contains<Fingerprint>(
+            [data](std::uint64_t slot) { return data[slot]; }, empty ? 4 : m_segment_length,
+            empty ? 0 : m_segment_count_length, hashed);
+        return found & !empty;
     }
 
     template <class Range>
