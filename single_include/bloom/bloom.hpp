@@ -5832,7 +5832,13 @@ class fuse_filter {
             counts[slot] = static_cast<std::uint8_t>(owned_count << 2 | position);
             ++peeled;
         };
+        // The scan's next lone slots are known ahead: fetch their keys' hashes early (a slot may lose its key
+        // before the scan arrives; the prefetch is then wasted, never wrong).
+        constexpr std::size_t lookahead = 32;
         for (std::size_t scan = 0; scan < slot_total; ++scan) {
+            if (scan + lookahead < slot_total && (counts[scan + lookahead] >> 2) == 1) {
+                detail::prefetch(&hashes[key_in(scan + lookahead)]);
+            }
             if ((counts[scan] >> 2) != 1) {
                 continue;
             }
@@ -5868,6 +5874,9 @@ class fuse_filter {
         };
         std::vector<waiting_slot> pending;
         for (std::size_t start = slot_total; start-- > 0;) {
+            if (start >= lookahead && waiting(start - lookahead)) {
+                detail::prefetch(&hashes[key_in(start - lookahead)]);
+            }
             if (!waiting(start)) {
                 continue;
             }
