@@ -138,6 +138,15 @@ def items_label(items):
     return f"10^{round(exponent)}" if abs(exponent - round(exponent)) < 1e-9 else f"{items:,}"
 
 
+def series(workdir, file_name, points, legend, colour, dash, titled):
+    """Writes (x, y) points to workdir/file_name and returns gnuplot's plot clause for them: one line of the
+    legend's colour and dash type, titled in the legend if `titled` (the first panel carries the legend)."""
+    with open(os.path.join(workdir, file_name), "w", encoding="utf-8") as file:
+        file.writelines(f"{x} {y:.4f}\n" for x, y in points)
+    title = f'title "{gp_text(legend)}"' if titled else "notitle"
+    return f'"{file_name}" using 1:2 with linespoints lc rgb "{colour}" dt {dash} pt 7 ps 0.8 lw 2 {title}'
+
+
 def plot_bench(results, keys, out_path, workdir, subtitle):
     lines = [
         'set terminal pngcairo size 1500,1100 font "sans,12" linewidth 1.5',
@@ -162,13 +171,9 @@ def plot_bench(results, keys, out_path, workdir, subtitle):
             )
             if not points:
                 continue
-            data_path = os.path.join(workdir, f"{keys}-{operation}-{structure}-{calls}.dat")
-            with open(data_path, "w", encoding="utf-8") as file:
-                file.writelines(f"{items} {ns:.4f}\n" for items, ns in points)
-            title = f'title "{gp_text(legend)}"' if index == 0 else "notitle"
             plots.append(
-                f'"{os.path.basename(data_path)}" using 1:2 with linespoints lc rgb "{colour}" '
-                f"dt {dash} pt 7 ps 0.8 lw 2 {title}"
+                series(workdir, f"{keys}-{operation}-{structure}-{calls}.dat", points, legend, colour, dash,
+                       index == 0)
             )
         lines.append(f'set title "{OPERATION_TITLES[operation]}"')
         lines.append("set key top left font \",11\"" if index == 0 else "unset key")
@@ -217,13 +222,8 @@ def plot_static(results, out_path, workdir, subtitle):
             )
             if not points:
                 continue
-            data_path = os.path.join(workdir, f"static-{field}-{calls}-{structure}.dat")
-            with open(data_path, "w", encoding="utf-8") as file:
-                file.writelines(f"{items} {value:.4f}\n" for items, value in points)
-            key = f'title "{gp_text(legend)}"' if index == 0 else "notitle"
             plots.append(
-                f'"{os.path.basename(data_path)}" using 1:2 with linespoints lc rgb "{colour}" '
-                f"dt {dash} pt 7 ps 0.8 lw 2 {key}"
+                series(workdir, f"static-{field}-{calls}-{structure}.dat", points, legend, colour, dash, index == 0)
             )
         lines.append(f'set title "{title}"')
         lines.append(f'set ylabel "{ylabel}"')
