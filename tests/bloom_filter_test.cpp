@@ -76,7 +76,7 @@ void track_free(void* pointer) noexcept {
         live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(pointer)));
     }
 }
-#else
+#elif BLOOM_TEST_COUNTS_ALLOCATIONS
 void track_allocation(void*) noexcept {}
 void track_free(void*) noexcept {}
 #endif
