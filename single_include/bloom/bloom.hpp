@@ -5419,7 +5419,8 @@ inline void check_padding_bits(std::uint64_t last_word, std::uint64_t storage_bi
 // The three slots lie in three consecutive segments of segment_length slots (the "binary fuse"): that
 // spatial coupling lets peeling succeed at 1.125 slots per key where independent slots need 1.23. Here
 // the key hashes are grouped by segment in place, so a slot's keys lie within three segments' worth and a
-// 24-bit number names one: 3 bytes per slot of temporary memory beyond the hashes.
+// 24-bit number names one: 3 bytes per slot of temporary memory beyond the hashes (4 with fingerprints wider
+// than a byte, whose array cannot hold the count bytes).
 
 #include <algorithm>
 #include <cmath>
@@ -5771,11 +5772,11 @@ class fuse_filter {
     /// One construction attempt over `hashes` under m_seed; false if the peeling stalls (duplicates, or an
     /// unlucky seed: retry). Reorders `hashes`.
     ///
-    /// Temporary memory is 3 bytes per slot beyond the hashes (3 times the filter with 8-bit fingerprints,
-    /// 1.5 times with 16-bit): per slot, a count byte (in the fingerprint array itself when it is one byte
-    /// wide) and the XOR of its keys' numbers counted from the start of the slot's window, 24 bits. Keys are
-    /// grouped by segment, so a slot's keys lie in a window of three segments' keys, and where one key is
-    /// left the XOR names it. No peel order is stored: the assignment walks the dependencies instead.
+    /// Temporary memory beyond the hashes is 3 bytes per slot with 8-bit fingerprints (3 times the filter)
+    /// and 4 with 16-bit ones (2 times): per slot, a count byte (in the fingerprint array itself when it is
+    /// one byte wide) and the XOR of its keys' numbers counted from the start of the slot's window, 24 bits.
+    /// Keys are grouped by segment, so a slot's keys lie in a window of three segments' keys, and where one
+    /// key is left the XOR names it. No peel order is stored: the assignment walks the dependencies instead.
     bool try_build(std::vector<std::uint64_t>& hashes) {
         const detail::fuse_shape shape = detail::fuse_shape::of(hashes.size());
         m_segment_length = shape.segment_length;
