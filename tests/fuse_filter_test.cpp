@@ -130,6 +130,25 @@ TEST_CASE("fuse_filter: duplicates, empty input, strings, bulk answers", "[fuse]
     }
 }
 
+TEST_CASE("fuse_filter: bulk lookups past the first caches, which prefetch, answer as single ones",
+          "[fuse]") {
+    // 300,000 keys: about 340 KB of fingerprints, past the 256 KiB from which bulk lookups hash ahead.
+    const std::vector<std::uint64_t> keys = random_keys(300'000, 5);
+    const bloom::fuse_filter<std::uint64_t> filter(keys);
+    REQUIRE(filter.memory_bytes() >= std::size_t{1} << 18);
+    std::vector<std::uint64_t> queries = random_keys(200'000, 6);
+    queries.insert(queries.end(), keys.begin(), keys.begin() + 100'000);
+    std::vector<char> bulk(queries.size(), 2);
+    filter.contains(queries.begin(), queries.end(), bulk.begin());
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        REQUIRE(static_cast<bool>(bulk[i]) == filter.contains(queries[i]));
+        found += bulk[i] != 0 ? 1 : 0;
+    }
+    CHECK(found >= 100'000); // the members, and about 0.4% of the others
+    CHECK(found < 102'000);
+}
+
 TEST_CASE("fuse_filter: deterministic per seed; fully colliding hashes do not stall construction", "[fuse]") {
     const auto keys = random_keys(20000, 5);
     const bloom::fuse_filter<std::uint64_t> a(keys, 1234);

@@ -451,23 +451,27 @@ TEST_CASE("parquet: bulk insert and contains give the answers of one call per va
         for (std::size_t i = 0; i < count; ++i) {
             values[i] = static_cast<std::int64_t>(i * 2654435761U);
         }
-        sbbf<std::int64_t> one_by_one(2048);
-        std::size_t new_singly = 0;
-        for (const std::int64_t value : values) {
-            new_singly += one_by_one.insert(value) ? 1 : 0;
-        }
-        sbbf<std::int64_t> bulk(2048);
-        CHECK(bulk.insert(values.begin(), values.end()) == new_singly);
-        CHECK(bulk == one_by_one);
+        // In the cache (2 KiB: one item at a time) and past it (4 MiB: hashed a window ahead, prefetched).
+        for (const std::size_t bytes : {std::size_t{2048}, std::size_t{4} << 20}) {
+            INFO(bytes << " bytes");
+            sbbf<std::int64_t> one_by_one(bytes);
+            std::size_t new_singly = 0;
+            for (const std::int64_t value : values) {
+                new_singly += one_by_one.insert(value) ? 1 : 0;
+            }
+            sbbf<std::int64_t> bulk(bytes);
+            CHECK(bulk.insert(values.begin(), values.end()) == new_singly);
+            CHECK(bulk == one_by_one);
 
-        std::vector<std::int64_t> queries = values;
-        for (std::size_t i = 0; i < count; ++i) {
-            queries.push_back(-1 - static_cast<std::int64_t>(i));
-        }
-        std::vector<char> answers(queries.size(), 2);
-        bulk.contains(queries.begin(), queries.end(), answers.begin());
-        for (std::size_t i = 0; i < queries.size(); ++i) {
-            REQUIRE(static_cast<bool>(answers[i]) == one_by_one.contains(queries[i]));
+            std::vector<std::int64_t> queries = values;
+            for (std::size_t i = 0; i < count; ++i) {
+                queries.push_back(-1 - static_cast<std::int64_t>(i));
+            }
+            std::vector<char> answers(queries.size(), 2);
+            bulk.contains(queries.begin(), queries.end(), answers.begin());
+            for (std::size_t i = 0; i < queries.size(); ++i) {
+                REQUIRE(static_cast<bool>(answers[i]) == one_by_one.contains(queries[i]));
+            }
         }
     }
     SECTION("an empty filter answers false in bulk and refuses a bulk insert") {

@@ -199,6 +199,8 @@ class basic_bloom_filter
         this->require_bits(Layout::filter_name, call);
     }
 
+    BLOOM_FORCE_INLINE bool bulk_prefetches() const noexcept { return Layout::prefetches(this->geometry()); }
+
     // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a prefetch
     // may name: it never faults.
     template <bool ForWrite>

@@ -218,7 +218,8 @@ class basic_concurrent_bloom_filter
         const detail::atomic_word* const words = m_words;
         const filter_geometry geometry = m_geometry;
         detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
+            Layout::prefetches(geometry), first, last,
+            [this](const auto& value) { return this->hash_of(value); },
             [words, geometry](std::uint64_t hash) {
                 Layout::template prefetch<false>(words, geometry, hash);
             },
@@ -402,6 +403,7 @@ class basic_concurrent_bloom_filter
 
     static constexpr std::size_t bulk_window = Layout::window;
 
+    bool bulk_prefetches() const noexcept { return Layout::prefetches(m_geometry); }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         Layout::template prefetch<ForWrite>(m_words, m_geometry, hash);

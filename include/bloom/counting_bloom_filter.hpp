@@ -379,6 +379,10 @@ class counting_bloom_filter
         });
     }
 
+    // An item's counters are in k scattered lines, as bloom_filter's bits.
+    bool bulk_prefetches() const noexcept {
+        return this->m_words.size() * 8 >= detail::scattered_prefetch_from_bytes;
+    }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();

@@ -298,7 +298,8 @@ class split_block_filter {
         }
         std::size_t inserted = 0;
         detail::pipelined_for_each<layout::window>(
-            first, last, [](const auto& value) { return hash(value); },
+            m_words.size() * 4 >= detail::prefetch_from_bytes, first, last,
+            [](const auto& value) { return hash(value); },
             [this](std::uint64_t hashed) { layout::prefetch<true>(m_words.data(), block_count(), hashed); },
             [&](std::uint64_t hashed) {
                 inserted += layout::insert(m_words.data(), block_count(), hashed) ? 1 : 0;
@@ -324,7 +325,8 @@ class split_block_filter {
             return out;
         }
         detail::pipelined_for_each<layout::window>(
-            first, last, [](const auto& value) { return hash(value); },
+            m_words.size() * 4 >= detail::prefetch_from_bytes, first, last,
+            [](const auto& value) { return hash(value); },
             [this](std::uint64_t hashed) { layout::prefetch<false>(m_words.data(), block_count(), hashed); },
             [&](std::uint64_t hashed) {
                 *out = layout::contains(m_words.data(), block_count(), hashed);

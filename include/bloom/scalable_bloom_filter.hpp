@@ -350,6 +350,9 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     }
 
     // The newest stage is the largest and is asked first (and takes the inserts).
+    bool bulk_prefetches() const noexcept {
+        return !m_stages.empty() && detail::classic_layout::prefetches(m_stages.back().geometry());
+    }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         if (!m_stages.empty()) {

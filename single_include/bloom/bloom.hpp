@@ -2450,6 +2450,7 @@ class filter_base {
 //     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
+//     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 
@@ -2484,13 +2485,31 @@ BLOOM_FORCE_INLINE void prefetch(const void* address) noexcept {
 #endif
 }
 
+/// Structures of at least this many bytes run their range forms through the window below; smaller ones
+/// live in the first caches, where the window only costs (in-cache bulk lookups of the blocked filter
+/// took 1.3x and the classic filter's 1.1x its single ones with it, the same as single without). From
+/// about the L2's size (2 MiB on the machines we measure) the prefetches pay: the blocked filter's bulk
+/// lookups took the same time with and without it at 2.4 MB and 0.3x at 12 MB.
+inline constexpr std::uint64_t prefetch_from_bytes = std::uint64_t{1} << 21;
+/// The same for structures whose item reads k scattered lines (classic, counting): twice as high, as each
+/// prefetch costs a probe computed twice (classic bulk lookups at 10^6 items, 1.2 MB: 25-35% slower with
+/// them).
+inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from_bytes;
+
 /// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
 /// process(hash) `Window` items later. Results are those of processing each item in order, one at a time
-/// (items are read once, so single-pass input iterators work).
+/// (items are read once, so single-pass input iterators work). When `ahead` is false (a structure in the
+/// cache: see prefetch_from_bytes) each item is hashed and processed in turn, with no prefetch.
 template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
-void pipelined_for_each(InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
+void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
                         Process&& process) {
     static_assert(Window > 0);
+    if (!ahead) {
+        for (; first != last; ++first) {
+            process(hash(*first));
+        }
+        return;
+    }
     std::uint64_t pending[Window];
     std::size_t count = 0; // hashes waiting in `pending`
     std::size_t next = 0;  // slot for the next hash; once the window is full, also the oldest hash
@@ -2556,7 +2575,7 @@ class filter_surface {
         Derived& self = derived();
         std::size_t inserted = 0;
         pipelined_for_each<Derived::bulk_window>(
-            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
             [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
         return inserted;
@@ -2586,7 +2605,7 @@ class filter_surface {
             "specialise bloom::hash<T> or pass a Hasher");
         const Derived& self = derived();
         pipelined_for_each<Derived::bulk_window>(
-            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
             [&](std::uint64_t hash) {
                 *out = self.contains_hash(hash);
@@ -2782,6 +2801,8 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE void require_insertable(const char* call) const {
         this->require_bits(Layout::filter_name, call);
     }
+
+    BLOOM_FORCE_INLINE bool bulk_prefetches() const noexcept { return Layout::prefetches(this->geometry()); }
 
     // An empty filter prefetches nothing (classic: k = 0 probes) or address 0 (blocked), which a prefetch
     // may name: it never faults.
@@ -3783,6 +3804,10 @@ struct blocked_layout {
                                         geometry.probes, geometry.hash_count);
     }
 
+    /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
+    [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
+        return geometry.bit_count / 8 >= prefetch_from_bytes;
+    }
     /// Prefetches the item's block.
     template <bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void prefetch(const Word* words, filter_geometry geometry,
@@ -3892,9 +3917,9 @@ struct classic_layout {
     /// its last three waited a full memory latency behind the first (bulk lookups of members at 10^8 items:
     /// 34 ns with all k against 121 with four; non-members 31 against 34). An earlier measurement that
     /// found four as good was made while GCC deleted every prefetch (detail/pipeline.hpp).
-    /// Filters below prefetch_from_bits live in the cache, where a prefetch is only the probes computed
-    /// twice: at 10^6 items (1.2 MB) bulk lookups ran 25-35% slower with them; none are issued there.
-    static constexpr std::uint64_t prefetch_from_bits = std::uint64_t{1} << 25;
+    /// Filters below prefetch_from_bits live in the cache and neither hash ahead nor prefetch
+    /// (detail/pipeline.hpp).
+    static constexpr std::uint64_t prefetch_from_bits = scattered_prefetch_from_bytes * 8;
     /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
     /// setting at the same moment: a concurrent filter sets every bit with fetch_or.
     static constexpr bool writes_under_stripe = false;
@@ -3963,13 +3988,13 @@ struct classic_layout {
                }) != 0;
     }
 
-    /// Prefetches the k lines an insert (ForWrite) or a lookup reads, in filters of prefetch_from_bits and
-    /// more (a predictable branch: the same answer for every item of a bulk call).
+    /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
+    [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
+        return geometry.bit_count >= prefetch_from_bits;
+    }
+    /// Prefetches the k lines an insert (ForWrite) or a lookup reads.
     template <bool ForWrite, class Word>
     static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        if (geometry.bit_count < prefetch_from_bits) {
-            return;
-        }
         with_probes(geometry.probes, hash, [&](auto probes) {
             for (unsigned i = 0; i < geometry.hash_count; ++i) {
                 detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
@@ -4246,7 +4271,8 @@ class basic_concurrent_bloom_filter
         const detail::atomic_word* const words = m_words;
         const filter_geometry geometry = m_geometry;
         detail::pipelined_for_each<Layout::window>(
-            first, last, [this](const auto& value) { return this->hash_of(value); },
+            Layout::prefetches(geometry), first, last,
+            [this](const auto& value) { return this->hash_of(value); },
             [words, geometry](std::uint64_t hash) {
                 Layout::template prefetch<false>(words, geometry, hash);
             },
@@ -4430,6 +4456,7 @@ class basic_concurrent_bloom_filter
 
     static constexpr std::size_t bulk_window = Layout::window;
 
+    bool bulk_prefetches() const noexcept { return Layout::prefetches(m_geometry); }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         Layout::template prefetch<ForWrite>(m_words, m_geometry, hash);
@@ -4960,6 +4987,10 @@ class counting_bloom_filter
         });
     }
 
+    // An item's counters are in k scattered lines, as bloom_filter's bits.
+    bool bulk_prefetches() const noexcept {
+        return this->m_words.size() * 8 >= detail::scattered_prefetch_from_bytes;
+    }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         const std::uint64_t counters = counter_count();
@@ -5580,7 +5611,8 @@ class fuse_filter {
     template <class InputIt, class OutputIt>
     OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
         detail::pipelined_for_each<16>(
-            first, last, [this](const auto& value) { return this->key_hash(value); },
+            memory_bytes() >= prefetch_from_bytes, first, last,
+            [this](const auto& value) { return this->key_hash(value); },
             [this](std::uint64_t hashed) { this->prefetch_hash(hashed); },
             [&](std::uint64_t hashed) {
                 *out = contains_hash(hashed);
@@ -5630,19 +5662,19 @@ class fuse_filter {
         return detail::fuse_key_hash(m_hasher, value, m_seed);
     }
 
-    /// Prefetches the three slots of a hash (in filters of prefetch_from_bytes and more). Forced inline: GCC
-    /// deletes out-of-line calls of a function that only prefetches (it writes nothing), and the bulk lookups
-    /// lost their prefetches that way. Filters below prefetch_from_bytes live in the first caches, where a
-    /// prefetch is only the slots computed twice (bulk lookups at 10^4 keys: 6.4 ns with prefetches, 4.7
-    /// without, 3.9 single); from about 10^6 keys (1.1 MB) they pay (bulk at 10^6: 6.2 ns with, 7.2 without).
+    /// The bulk lookups hash ahead and prefetch the three slots in filters of prefetch_from_bytes and more.
+    /// Below, the filter lives in the first caches, where a prefetch is only the slots computed twice
+    /// (bulk lookups at 10^4 keys: 6.4 ns with prefetches, 4.7 without, 3.9 single); from about 10^6 keys
+    /// (1.1 MB) they pay (bulk at 10^6: 6.2 ns with, 7.2 without): a lower threshold than the Bloom
+    /// filters' (detail/pipeline.hpp), as an item reads three lines.
     static constexpr std::size_t prefetch_from_bytes = std::size_t{1} << 18;
 
+    /// Forced inline: GCC deletes out-of-line calls of a function that only prefetches (it writes nothing),
+    /// and the bulk lookups lost their prefetches that way.
     BLOOM_FORCE_INLINE void prefetch_hash(std::uint64_t hashed) const noexcept {
-        if (m_fingerprints.size() * sizeof(Fingerprint) >= prefetch_from_bytes) {
-            const auto slots = detail::fuse_slots_of(hashed, m_segment_length, m_segment_count_length);
-            for (const std::uint64_t slot : slots.slot) {
-                detail::prefetch(m_fingerprints.data() + slot);
-            }
+        const auto slots = detail::fuse_slots_of(hashed, m_segment_length, m_segment_count_length);
+        for (const std::uint64_t slot : slots.slot) {
+            detail::prefetch(m_fingerprints.data() + slot);
         }
     }
 
@@ -7699,7 +7731,8 @@ class split_block_filter {
         }
         std::size_t inserted = 0;
         detail::pipelined_for_each<layout::window>(
-            first, last, [](const auto& value) { return hash(value); },
+            m_words.size() * 4 >= detail::prefetch_from_bytes, first, last,
+            [](const auto& value) { return hash(value); },
             [this](std::uint64_t hashed) { layout::prefetch<true>(m_words.data(), block_count(), hashed); },
             [&](std::uint64_t hashed) {
                 inserted += layout::insert(m_words.data(), block_count(), hashed) ? 1 : 0;
@@ -7725,7 +7758,8 @@ class split_block_filter {
             return out;
         }
         detail::pipelined_for_each<layout::window>(
-            first, last, [](const auto& value) { return hash(value); },
+            m_words.size() * 4 >= detail::prefetch_from_bytes, first, last,
+            [](const auto& value) { return hash(value); },
             [this](std::uint64_t hashed) { layout::prefetch<false>(m_words.data(), block_count(), hashed); },
             [&](std::uint64_t hashed) {
                 *out = layout::contains(m_words.data(), block_count(), hashed);
@@ -8913,6 +8947,9 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
     }
 
     // The newest stage is the largest and is asked first (and takes the inserts).
+    bool bulk_prefetches() const noexcept {
+        return !m_stages.empty() && detail::classic_layout::prefetches(m_stages.back().geometry());
+    }
     template <bool ForWrite>
     void prefetch_hash(std::uint64_t hash) const noexcept {
         if (!m_stages.empty()) {

@@ -126,6 +126,10 @@ struct blocked_layout {
                                         geometry.probes, geometry.hash_count);
     }
 
+    /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
+    [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
+        return geometry.bit_count / 8 >= prefetch_from_bytes;
+    }
     /// Prefetches the item's block.
     template <bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void prefetch(const Word* words, filter_geometry geometry,

@@ -43,9 +43,9 @@ struct classic_layout {
     /// its last three waited a full memory latency behind the first (bulk lookups of members at 10^8 items:
     /// 34 ns with all k against 121 with four; non-members 31 against 34). An earlier measurement that
     /// found four as good was made while GCC deleted every prefetch (detail/pipeline.hpp).
-    /// Filters below prefetch_from_bits live in the cache, where a prefetch is only the probes computed
-    /// twice: at 10^6 items (1.2 MB) bulk lookups ran 25-35% slower with them; none are issued there.
-    static constexpr std::uint64_t prefetch_from_bits = std::uint64_t{1} << 25;
+    /// Filters below prefetch_from_bits live in the cache and neither hash ahead nor prefetch
+    /// (detail/pipeline.hpp).
+    static constexpr std::uint64_t prefetch_from_bits = scattered_prefetch_from_bytes * 8;
     /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
     /// setting at the same moment: a concurrent filter sets every bit with fetch_or.
     static constexpr bool writes_under_stripe = false;
@@ -114,13 +114,13 @@ struct classic_layout {
                }) != 0;
     }
 
-    /// Prefetches the k lines an insert (ForWrite) or a lookup reads, in filters of prefetch_from_bits and
-    /// more (a predictable branch: the same answer for every item of a bulk call).
+    /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
+    [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
+        return geometry.bit_count >= prefetch_from_bits;
+    }
+    /// Prefetches the k lines an insert (ForWrite) or a lookup reads.
     template <bool ForWrite, class Word>
     static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        if (geometry.bit_count < prefetch_from_bits) {
-            return;
-        }
         with_probes(geometry.probes, hash, [&](auto probes) {
             for (unsigned i = 0; i < geometry.hash_count; ++i) {
                 detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));

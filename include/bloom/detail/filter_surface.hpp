@@ -10,6 +10,7 @@
 //     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
+//     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 
@@ -52,7 +53,7 @@ class filter_surface {
         Derived& self = derived();
         std::size_t inserted = 0;
         pipelined_for_each<Derived::bulk_window>(
-            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
             [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
         return inserted;
@@ -82,7 +83,7 @@ class filter_surface {
             "specialise bloom::hash<T> or pass a Hasher");
         const Derived& self = derived();
         pipelined_for_each<Derived::bulk_window>(
-            first, last, [&self](const auto& value) { return self.hash_of(value); },
+            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
             [&](std::uint64_t hash) {
                 *out = self.contains_hash(hash);
