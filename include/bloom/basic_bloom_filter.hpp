@@ -227,6 +227,22 @@ class basic_bloom_filter
         return was_new;
     }
 
+    // The range forms past the cache (filter_surface): an item staged Layout::window items ahead.
+    using bulk_slot = typename Layout::bulk_slot;
+    template <bool ForWrite>
+    BLOOM_FORCE_INLINE void stage_hash(std::uint64_t hash, bulk_slot& slot) const noexcept {
+        Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
+    }
+    // Only staged past the cache, so never on an empty filter.
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {
+        return Layout::contains(this->words(), this->geometry(), slot);
+    }
+    BLOOM_FORCE_INLINE bool insert_slot(const bulk_slot& slot) noexcept {
+        const bool was_new = Layout::insert(this->words(), this->geometry(), slot);
+        this->count_insert(was_new);
+        return was_new;
+    }
+
     // The distinct bits inserting `hash` would set (classic layout; what a scalable filter's stage asks).
     [[nodiscard]] std::uint64_t unset_probe_count(std::uint64_t hash) const noexcept {
         return Layout::unset_probe_count(this->words(), this->geometry(), hash);

@@ -2451,6 +2451,12 @@ class filter_base {
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
 //     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
+//
+// and may stage the items of those range forms in slots of its own type instead of hashes:
+//
+//     using bulk_slot = ...;                           what an item's step needs, filled ahead
+//     template <bool ForWrite> void stage_hash(std::uint64_t, bulk_slot&) const;   fills it, prefetches
+//     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 
@@ -2496,39 +2502,53 @@ inline constexpr std::uint64_t prefetch_from_bytes = std::uint64_t{1} << 21;
 /// them).
 inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from_bytes;
 
+/// For each item of [first, last) in order: stage(item, slot) fills a Slot (the item's hash, or what the
+/// item will touch) and prefetches the lines it names, and process(slot) runs `Window` items later.
+/// Results are those of processing each item in order, one at a time (items are read once, so
+/// single-pass input iterators work).
+template <std::size_t Window, class Slot, class InputIt, class Stage, class Process>
+void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
+    static_assert(Window > 0);
+    // One slot more than the window: an item is staged before the oldest is processed, so each
+    // processing step has Window prefetches ahead of it in flight.
+    constexpr std::size_t ring = Window + 1;
+    Slot pending[ring];
+    std::size_t count = 0; // staged, not yet processed
+    std::size_t next = 0;  // the slot the next item is staged in
+    for (; first != last; ++first) {
+        stage(*first, pending[next]);
+        next = next + 1 == ring ? 0 : next + 1;
+        if (count == Window) {
+            process(pending[next]); // the oldest: Window items behind the one just staged
+        } else {
+            ++count;
+        }
+    }
+    std::size_t oldest = next + ring - count;
+    for (std::size_t i = 0; i < count; ++i, ++oldest) {
+        process(pending[oldest % ring]);
+    }
+}
+
 /// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
-/// process(hash) `Window` items later. Results are those of processing each item in order, one at a time
-/// (items are read once, so single-pass input iterators work). When `ahead` is false (a structure in the
+/// process(hash) `Window` items later, as staged_for_each. When `ahead` is false (a structure in the
 /// cache: see prefetch_from_bytes) each item is hashed and processed in turn, with no prefetch.
 template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
 void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
                         Process&& process) {
-    static_assert(Window > 0);
     if (!ahead) {
         for (; first != last; ++first) {
             process(hash(*first));
         }
         return;
     }
-    std::uint64_t pending[Window];
-    std::size_t count = 0; // hashes waiting in `pending`
-    std::size_t next = 0;  // slot for the next hash; once the window is full, also the oldest hash
-    for (; first != last; ++first) {
-        const std::uint64_t hashed = hash(*first);
-        prefetch_lines(hashed);
-        if (count == Window) {
-            process(pending[next]);
-        } else {
-            ++count;
-        }
-        pending[next] = hashed;
-        next = next + 1 == Window ? 0 : next + 1;
-    }
-    const std::size_t oldest = count == Window ? next : 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t slot = oldest + i;
-        process(pending[slot >= Window ? slot - Window : slot]);
-    }
+    staged_for_each<Window, std::uint64_t>(
+        first, last,
+        [&](const auto& item, std::uint64_t& slot) {
+            slot = hash(item);
+            prefetch_lines(slot);
+        },
+        [&](std::uint64_t slot) { process(slot); });
 }
 
 /// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
@@ -2574,6 +2594,17 @@ class filter_surface {
         }
         Derived& self = derived();
         std::size_t inserted = 0;
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot) {
+                        self.template stage_hash<true>(self.hash_of(value), slot);
+                    },
+                    [&](const auto& slot) { inserted += self.insert_slot(slot) ? 1 : 0; });
+                return inserted;
+            }
+        }
         pipelined_for_each<Derived::bulk_window>(
             self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
@@ -2604,6 +2635,20 @@ class filter_surface {
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
         const Derived& self = derived();
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot) {
+                        self.template stage_hash<false>(self.hash_of(value), slot);
+                    },
+                    [&](const auto& slot) {
+                        *out = self.contains_slot(slot);
+                        ++out;
+                    });
+                return out;
+            }
+        }
         pipelined_for_each<Derived::bulk_window>(
             self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
@@ -2615,6 +2660,18 @@ class filter_surface {
     }
 
   private:
+    // Whether Derived stages its bulk items in slots of its own (bulk_slot, stage_hash, contains_slot,
+    // insert_slot: the classic filter keeps the probe positions it prefetched) rather than as hashes.
+    // Detected here, in a member, as the kind's steps are private to all but its surface.
+    template <class D>
+    static constexpr auto has_bulk_slot(int) -> decltype(sizeof(typename D::bulk_slot), true) {
+        return true;
+    }
+    template <class D>
+    static constexpr bool has_bulk_slot(...) {
+        return false;
+    }
+
     BLOOM_FORCE_INLINE Derived& derived() noexcept { return static_cast<Derived&>(*this); }
     BLOOM_FORCE_INLINE const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
 };
@@ -2826,6 +2883,22 @@ class basic_bloom_filter
     // Callers check for an empty filter first (require_bits).
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
         const bool was_new = Layout::insert(this->words(), this->geometry(), hash);
+        this->count_insert(was_new);
+        return was_new;
+    }
+
+    // The range forms past the cache (filter_surface): an item staged Layout::window items ahead.
+    using bulk_slot = typename Layout::bulk_slot;
+    template <bool ForWrite>
+    BLOOM_FORCE_INLINE void stage_hash(std::uint64_t hash, bulk_slot& slot) const noexcept {
+        Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
+    }
+    // Only staged past the cache, so never on an empty filter.
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {
+        return Layout::contains(this->words(), this->geometry(), slot);
+    }
+    BLOOM_FORCE_INLINE bool insert_slot(const bulk_slot& slot) noexcept {
+        const bool was_new = Layout::insert(this->words(), this->geometry(), slot);
         this->count_insert(was_new);
         return was_new;
     }
@@ -3804,6 +3877,17 @@ struct blocked_layout {
                                         geometry.probes, geometry.hash_count);
     }
 
+    /// What a bulk operation keeps of an item between prefetching its block and testing or setting its
+    /// bits (staged_for_each): the hash, from which the block is found again in one multiply.
+    using bulk_slot = std::uint64_t;
+    /// Fills `slot` for `hash` and prefetches the item's block.
+    template <bool ForWrite, class Word>
+    BLOOM_FORCE_INLINE static void stage(const Word* words, filter_geometry geometry, std::uint64_t hash,
+                                         bulk_slot& slot) noexcept {
+        slot = hash;
+        prefetch<ForWrite>(words, geometry, hash);
+    }
+
     /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
     [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
         return geometry.bit_count / 8 >= prefetch_from_bytes;
@@ -3986,6 +4070,57 @@ struct classic_layout {
                    }
                    return missing;
                }) != 0;
+    }
+
+    /// What a bulk operation keeps of an item between prefetching its k lines and testing or setting its
+    /// bits (staged_for_each): the hash, and the probe positions when k is at most slot_probes, so they are
+    /// computed once rather than for the prefetch and again for the bits (bulk lookups of members at 10^7
+    /// items took 11.4 ns against 15.2, 10^8: 25.6 against 31.1).
+    static constexpr unsigned slot_probes = 16;
+    struct bulk_slot {
+        std::uint64_t hash;
+        std::uint64_t positions[slot_probes];
+    };
+    /// Fills `slot` for `hash` and prefetches the item's lines.
+    template <bool ForWrite, class Word>
+    static void stage(const Word* words, filter_geometry geometry, std::uint64_t hash,
+                      bulk_slot& slot) noexcept {
+        slot.hash = hash;
+        if (geometry.hash_count > slot_probes) {
+            prefetch<ForWrite>(words, geometry, hash);
+            return;
+        }
+        with_probes(geometry.probes, hash, [&](auto probes) {
+            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+                const std::uint64_t position = probes.next(geometry.bit_count);
+                slot.positions[i] = position;
+                detail::prefetch<ForWrite>(words + word_of(position));
+            }
+        });
+    }
+    /// contains() of a staged item: every probe is read (its lines are prefetched), with no branch.
+    [[nodiscard]] static bool contains(const std::uint64_t* words, filter_geometry geometry,
+                                       const bulk_slot& slot) noexcept {
+        if (geometry.hash_count > slot_probes) {
+            return contains(words, geometry, slot.hash);
+        }
+        std::uint64_t all_set = 1;
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            all_set &= words[word_of(slot.positions[i])] >> (slot.positions[i] & 63);
+        }
+        return (all_set & 1) != 0;
+    }
+    /// insert() of a staged item.
+    template <class Word>
+    static bool insert(Word* words, filter_geometry geometry, const bulk_slot& slot) noexcept {
+        if (geometry.hash_count > slot_probes) {
+            return insert(words, geometry, slot.hash);
+        }
+        std::uint64_t missing = 0;
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            missing |= set_bits(words, word_of(slot.positions[i]), mask_of(slot.positions[i]));
+        }
+        return missing != 0;
     }
 
     /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).

@@ -126,6 +126,17 @@ struct blocked_layout {
                                         geometry.probes, geometry.hash_count);
     }
 
+    /// What a bulk operation keeps of an item between prefetching its block and testing or setting its
+    /// bits (staged_for_each): the hash, from which the block is found again in one multiply.
+    using bulk_slot = std::uint64_t;
+    /// Fills `slot` for `hash` and prefetches the item's block.
+    template <bool ForWrite, class Word>
+    BLOOM_FORCE_INLINE static void stage(const Word* words, filter_geometry geometry, std::uint64_t hash,
+                                         bulk_slot& slot) noexcept {
+        slot = hash;
+        prefetch<ForWrite>(words, geometry, hash);
+    }
+
     /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
     [[nodiscard]] static bool prefetches(filter_geometry geometry) noexcept {
         return geometry.bit_count / 8 >= prefetch_from_bytes;

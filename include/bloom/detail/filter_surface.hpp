@@ -11,6 +11,12 @@
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
 //     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
+//
+// and may stage the items of those range forms in slots of its own type instead of hashes:
+//
+//     using bulk_slot = ...;                           what an item's step needs, filled ahead
+//     template <bool ForWrite> void stage_hash(std::uint64_t, bulk_slot&) const;   fills it, prefetches
+//     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 
@@ -52,6 +58,17 @@ class filter_surface {
         }
         Derived& self = derived();
         std::size_t inserted = 0;
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot) {
+                        self.template stage_hash<true>(self.hash_of(value), slot);
+                    },
+                    [&](const auto& slot) { inserted += self.insert_slot(slot) ? 1 : 0; });
+                return inserted;
+            }
+        }
         pipelined_for_each<Derived::bulk_window>(
             self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
@@ -82,6 +99,20 @@ class filter_surface {
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
         const Derived& self = derived();
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot) {
+                        self.template stage_hash<false>(self.hash_of(value), slot);
+                    },
+                    [&](const auto& slot) {
+                        *out = self.contains_slot(slot);
+                        ++out;
+                    });
+                return out;
+            }
+        }
         pipelined_for_each<Derived::bulk_window>(
             self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
             [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
@@ -93,6 +124,18 @@ class filter_surface {
     }
 
   private:
+    // Whether Derived stages its bulk items in slots of its own (bulk_slot, stage_hash, contains_slot,
+    // insert_slot: the classic filter keeps the probe positions it prefetched) rather than as hashes.
+    // Detected here, in a member, as the kind's steps are private to all but its surface.
+    template <class D>
+    static constexpr auto has_bulk_slot(int) -> decltype(sizeof(typename D::bulk_slot), true) {
+        return true;
+    }
+    template <class D>
+    static constexpr bool has_bulk_slot(...) {
+        return false;
+    }
+
     BLOOM_FORCE_INLINE Derived& derived() noexcept { return static_cast<Derived&>(*this); }
     BLOOM_FORCE_INLINE const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
 };

@@ -42,39 +42,53 @@ inline constexpr std::uint64_t prefetch_from_bytes = std::uint64_t{1} << 21;
 /// them).
 inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from_bytes;
 
+/// For each item of [first, last) in order: stage(item, slot) fills a Slot (the item's hash, or what the
+/// item will touch) and prefetches the lines it names, and process(slot) runs `Window` items later.
+/// Results are those of processing each item in order, one at a time (items are read once, so
+/// single-pass input iterators work).
+template <std::size_t Window, class Slot, class InputIt, class Stage, class Process>
+void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
+    static_assert(Window > 0);
+    // One slot more than the window: an item is staged before the oldest is processed, so each
+    // processing step has Window prefetches ahead of it in flight.
+    constexpr std::size_t ring = Window + 1;
+    Slot pending[ring];
+    std::size_t count = 0; // staged, not yet processed
+    std::size_t next = 0;  // the slot the next item is staged in
+    for (; first != last; ++first) {
+        stage(*first, pending[next]);
+        next = next + 1 == ring ? 0 : next + 1;
+        if (count == Window) {
+            process(pending[next]); // the oldest: Window items behind the one just staged
+        } else {
+            ++count;
+        }
+    }
+    std::size_t oldest = next + ring - count;
+    for (std::size_t i = 0; i < count; ++i, ++oldest) {
+        process(pending[oldest % ring]);
+    }
+}
+
 /// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
-/// process(hash) `Window` items later. Results are those of processing each item in order, one at a time
-/// (items are read once, so single-pass input iterators work). When `ahead` is false (a structure in the
+/// process(hash) `Window` items later, as staged_for_each. When `ahead` is false (a structure in the
 /// cache: see prefetch_from_bytes) each item is hashed and processed in turn, with no prefetch.
 template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
 void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
                         Process&& process) {
-    static_assert(Window > 0);
     if (!ahead) {
         for (; first != last; ++first) {
             process(hash(*first));
         }
         return;
     }
-    std::uint64_t pending[Window];
-    std::size_t count = 0; // hashes waiting in `pending`
-    std::size_t next = 0;  // slot for the next hash; once the window is full, also the oldest hash
-    for (; first != last; ++first) {
-        const std::uint64_t hashed = hash(*first);
-        prefetch_lines(hashed);
-        if (count == Window) {
-            process(pending[next]);
-        } else {
-            ++count;
-        }
-        pending[next] = hashed;
-        next = next + 1 == Window ? 0 : next + 1;
-    }
-    const std::size_t oldest = count == Window ? next : 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t slot = oldest + i;
-        process(pending[slot >= Window ? slot - Window : slot]);
-    }
+    staged_for_each<Window, std::uint64_t>(
+        first, last,
+        [&](const auto& item, std::uint64_t& slot) {
+            slot = hash(item);
+            prefetch_lines(slot);
+        },
+        [&](std::uint64_t slot) { process(slot); });
 }
 
 /// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
