@@ -553,6 +553,14 @@ TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one
          },
          [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
              return bloom::detail::anywhere_block_insert(block, hash, k);
+         }},
+        {"chosen, bits broadcast from registers",
+         [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+             return bloom::detail::anywhere_block_contains(block, hash, k);
+         },
+         [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
+             return bloom::detail::anywhere_block_insert<bloom::detail::bit_broadcast::from_registers>(
+                 block, hash, k);
          }}};
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
 #    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
@@ -578,6 +586,15 @@ TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one
             },
             [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
                 return bloom::detail::avx512_anywhere_insert(block, hash, k);
+            });
+        kernels.emplace_back(
+            "avx512, bits broadcast from registers",
+            [](const std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx512_anywhere_contains(block, hash, k);
+            },
+            [](std::uint64_t* block, std::uint64_t hash, unsigned k) {
+                return bloom::detail::avx512_anywhere_insert<bloom::detail::bit_broadcast::from_registers>(
+                    block, hash, k);
             });
     }
 #endif

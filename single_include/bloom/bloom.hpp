@@ -3272,6 +3272,17 @@ BLOOM_FORCE_INLINE void keep_in_memory(T& object) noexcept {
 #endif
 }
 
+/// Where the AVX-512 bits_anywhere insert kernel broadcasts each probe's bit from, to build the block's
+/// masks (the other kernels have one way each; every way sets the same bits):
+/// - from_memory: the probes' bits are stored to the stack and each is broadcast with a load, which leaves
+///   the shuffle port alone: the faster one where each insert's block is at hand (single inserts, and
+///   bulk inserts into a filter in the cache).
+/// - from_registers: each is permuted out of the register it was computed in. Bulk inserts past the cache
+///   keep dozens of block stores waiting for their lines, and the 64-byte store of the probes' bits per
+///   item queues behind them: at 10^7 items (12 MB) from_memory took 12.5-13.1 ns per bulk insert and
+///   from_registers 7.4-8.2 (Zen 5), while single inserts measured the other way round.
+enum class bit_broadcast { from_memory, from_registers };
+
 /// The per-item constants of the bits_anywhere pattern, from the item's 32-bit probe seed: two odd
 /// multipliers' worth of randomness mod 512 (a, c) and two offsets (b, d).
 struct anywhere_probe {
@@ -3427,20 +3438,28 @@ avx512_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigne
 // than the one_bit_per_word kernel: k loads and stores of one line in flight together. Each probe's bit
 // is broadcast from the stored array (a load) rather than permuted out of a register (a shuffle, the
 // scarcest port): inserts at 10^6 items went from 10.2 to 8.3 ns.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory>
 BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
                                                        unsigned hash_count) noexcept {
+    const __m512i bit_lanes = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
     std::uint32_t bits[max_block_hash_count];
-    _mm512_storeu_si512(bits, _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash)));
-    keep_in_memory(bits);
+    if constexpr (Broadcast == bit_broadcast::from_memory) {
+        _mm512_storeu_si512(bits, bit_lanes);
+        keep_in_memory(bits);
+    }
     const __m512i minus_word_starts = _mm512_setr_epi32(0, -32, -64, -96, -128, -160, -192, -224, -256, -288,
                                                         -320, -352, -384, -416, -448, -480);
     const __m512i one = _mm512_set1_epi32(1);
     __m512i masks = _mm512_setzero_si512();
     BLOOM_DETAIL_UNROLL(16)
     for (unsigned i = 0; i < hash_count; ++i) {
-        const __m512i shifts =
-            _mm512_add_epi32(minus_word_starts, _mm512_set1_epi32(static_cast<int>(bits[i])));
-        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, shifts));
+        __m512i bit;
+        if constexpr (Broadcast == bit_broadcast::from_memory) {
+            bit = _mm512_set1_epi32(static_cast<int>(bits[i]));
+        } else {
+            bit = _mm512_permutexvar_epi32(_mm512_set1_epi32(static_cast<int>(i)), bit_lanes);
+        }
+        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, _mm512_add_epi32(minus_word_starts, bit)));
     }
     const __m512i old = _mm512_loadu_si512(block);
     const __m512i updated = _mm512_or_si512(old, masks);
@@ -3484,7 +3503,9 @@ avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned 
     return _mm256_testz_si256(missing, missing) != 0;
 }
 
-// As avx512_anywhere_insert, in two halves of eight 32-bit words.
+// As avx512_anywhere_insert, in two halves of eight 32-bit words. The bits are always broadcast from
+// memory: its two 32-byte stores did not slow bulk inserts past the cache, where permutes did (9.3 against
+// 8.1 ns at 10^7 items, -march=haswell on the machine of bit_broadcast's figures).
 BLOOM_DETAIL_AVX2_KERNEL bool avx2_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
                                                    unsigned hash_count) noexcept {
     const __m256i bits16 = avx2_anywhere_bits(hash);
@@ -3631,14 +3652,15 @@ BLOOM_FORCE_INLINE bool block_insert(std::uint64_t* block, std::uint64_t pattern
 }
 
 /// Sets the item's `hash_count` bits in `block`, with this machine's kernel; true if any was clear before.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory>
 BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_t hash,
                                               unsigned hash_count) noexcept {
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_anywhere_insert(block, hash, hash_count);
+    return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
 #elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
     switch (cpu_block_kernel()) {
     case run_time_kernel::avx512:
-        return avx512_anywhere_insert(block, hash, hash_count);
+        return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
     case run_time_kernel::avx2:
         return avx2_anywhere_insert(block, hash, hash_count);
     default:
@@ -3660,10 +3682,12 @@ BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_
                                                  : block_contains(block, block_pattern(hash));
 }
 
-/// Sets the item's bits in `block` (see item_in_block); true if any was clear before.
+/// Sets the item's bits in `block` (see item_in_block); true if any was clear before. `Broadcast` picks how
+/// the bits_anywhere kernels build their masks (bit_broadcast); every choice sets the same bits.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory>
 BLOOM_FORCE_INLINE bool add_item_to_block(std::uint64_t* block, std::uint64_t hash, probe_scheme probes,
                                           unsigned hash_count) noexcept {
-    return probes == probe_scheme::bits_anywhere ? anywhere_block_insert(block, hash, hash_count)
+    return probes == probe_scheme::bits_anywhere ? anywhere_block_insert<Broadcast>(block, hash, hash_count)
                                                  : block_insert(block, block_pattern(hash));
 }
 
@@ -3879,13 +3903,27 @@ struct blocked_layout {
 
     /// What a bulk operation keeps of an item between prefetching its block and testing or setting its
     /// bits (staged_for_each): the hash, from which the block is found again in one multiply.
-    using bulk_slot = std::uint64_t;
+    struct bulk_slot {
+        std::uint64_t hash;
+    };
     /// Fills `slot` for `hash` and prefetches the item's block.
     template <bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void stage(const Word* words, filter_geometry geometry, std::uint64_t hash,
                                          bulk_slot& slot) noexcept {
-        slot = hash;
+        slot.hash = hash;
         prefetch<ForWrite>(words, geometry, hash);
+    }
+    /// contains() of a staged item.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool
+    contains(const std::uint64_t* words, filter_geometry geometry, const bulk_slot& slot) noexcept {
+        return contains(words, geometry, slot.hash);
+    }
+    /// insert() of a staged item: with the window's block stores in flight, the bits_anywhere kernels
+    /// broadcast the probes' bits from registers (bit_broadcast).
+    BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
+                                          const bulk_slot& slot) noexcept {
+        return add_item_to_block<bit_broadcast::from_registers>(
+            words + block_start(geometry, slot.hash), slot.hash, geometry.probes, geometry.hash_count);
     }
 
     /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).

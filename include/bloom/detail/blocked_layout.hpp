@@ -128,13 +128,27 @@ struct blocked_layout {
 
     /// What a bulk operation keeps of an item between prefetching its block and testing or setting its
     /// bits (staged_for_each): the hash, from which the block is found again in one multiply.
-    using bulk_slot = std::uint64_t;
+    struct bulk_slot {
+        std::uint64_t hash;
+    };
     /// Fills `slot` for `hash` and prefetches the item's block.
     template <bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void stage(const Word* words, filter_geometry geometry, std::uint64_t hash,
                                          bulk_slot& slot) noexcept {
-        slot = hash;
+        slot.hash = hash;
         prefetch<ForWrite>(words, geometry, hash);
+    }
+    /// contains() of a staged item.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool
+    contains(const std::uint64_t* words, filter_geometry geometry, const bulk_slot& slot) noexcept {
+        return contains(words, geometry, slot.hash);
+    }
+    /// insert() of a staged item: with the window's block stores in flight, the bits_anywhere kernels
+    /// broadcast the probes' bits from registers (bit_broadcast).
+    BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
+                                          const bulk_slot& slot) noexcept {
+        return add_item_to_block<bit_broadcast::from_registers>(
+            words + block_start(geometry, slot.hash), slot.hash, geometry.probes, geometry.hash_count);
     }
 
     /// Whether the range forms of a filter of `geometry` hash ahead and prefetch (pipelined_for_each).
