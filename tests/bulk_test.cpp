@@ -19,6 +19,8 @@
 #include <iterator>
 #include <list>
 #include <memory>
+#include <numeric>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -416,15 +418,21 @@ TEST_CASE("classic bulk lookups past the cache, from the probes they prefetched,
     CHECK(std::count(expected.begin(), expected.end(), true) > 10'000 + 200);
 }
 
+namespace {
+/// The items 0, 1, ..., length - 1: each is its own hash in the pipeline tests below.
+std::vector<std::uint64_t> numbered_items(std::size_t length) {
+    std::vector<std::uint64_t> items(length);
+    std::iota(items.begin(), items.end(), std::uint64_t{0});
+    return items;
+}
+} // namespace
+
 TEST_CASE("the bulk pipeline prefetches each item once, a window before processing it, in order",
           "[bulk][pipeline]") {
     // Each stage logs (stage, item); the item is its own hash. Stages: 0 prefetch, 1 process.
     for (const std::size_t length : lengths) {
         INFO(length << " items");
-        std::vector<std::uint64_t> items(length);
-        for (std::size_t i = 0; i < length; ++i) {
-            items[i] = i;
-        }
+        const std::vector<std::uint64_t> items = numbered_items(length);
         std::vector<std::pair<int, std::uint64_t>> log;
         bloom::detail::pipelined_for_each<16>(
             true, items.begin(), items.end(), [](std::uint64_t item) { return item; },
@@ -458,10 +466,7 @@ TEST_CASE("the bulk pipeline of a structure in the cache processes each item in 
           "[bulk][pipeline]") {
     for (const std::size_t length : lengths) {
         INFO(length << " items");
-        std::vector<std::uint64_t> items(length);
-        for (std::size_t i = 0; i < length; ++i) {
-            items[i] = i;
-        }
+        const std::vector<std::uint64_t> items = numbered_items(length);
         std::vector<std::pair<int, std::uint64_t>> log;
         bloom::detail::pipelined_for_each<16>(
             false, items.begin(), items.end(),
