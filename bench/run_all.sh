@@ -6,7 +6,7 @@
 #   3. bloom_accuracy, 4 to 20 bits per item                                  -> $out/accuracy.csv
 #   4. bench/plot.py: docs/bench_u64.png, docs/bench_str16.png, docs/accuracy.png and $out/summary.md
 # Usage: bench/run_all.sh [bloom_bench flags, e.g. --benchmark_filter=u64 --benchmark_min_time=0.1]
-# $out is BLOOM_BENCH_OUT, default build/bench-results. The full run takes about 20 minutes on 2 cores
+# $out is BLOOM_BENCH_OUT, default build/bench-results. The full run takes about 40 minutes on 2 cores
 # and needs about 7 GB of memory.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
