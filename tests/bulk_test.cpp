@@ -20,7 +20,6 @@
 #include <list>
 #include <memory>
 #include <numeric>
-#include <numeric>
 #include <sstream>
 #include <string>
 #include <string_view>
