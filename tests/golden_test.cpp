@@ -6,9 +6,11 @@
 #include "catch.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
 #include <bloom/detail/block_kernels.hpp>
+#include <bloom/detail/blocked_layout.hpp>
 #include <bloom/hash.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -629,3 +631,77 @@ TEST_CASE("every bits_anywhere kernel on this machine agrees with the scalar one
         CHECK(present < 160'000);
     }
 }
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+namespace {
+
+// What a blocked filter of `geometry` answers for `hashes`, inserted one by one and then looked up (the
+// first half members, the second half not), by the kernel set `Kernels`, singly and as staged slots.
+struct kernel_set_run {
+    std::vector<std::uint64_t> words;
+    std::vector<bool> answers; // insert's "was new", then lookup, lookup of a slot, for each hash
+};
+
+template <bloom::detail::kernel_set Kernels>
+kernel_set_run run_blocked_steps(bloom::filter_geometry geometry, const std::vector<std::uint64_t>& hashes) {
+    using layout = bloom::detail::blocked_layout;
+    kernel_set_run run{std::vector<std::uint64_t>(layout::word_count(geometry)), {}};
+    const std::size_t members = hashes.size() / 2;
+    for (std::size_t i = 0; i < members; ++i) {
+        // Alternately the single step and the staged one (bulk inserts past the cache).
+        run.answers.push_back(
+            i % 2 == 0 ? layout::insert<Kernels>(run.words.data(), geometry, hashes[i])
+                       : layout::insert<Kernels>(run.words.data(), geometry, layout::bulk_slot{hashes[i]}));
+    }
+    for (const std::uint64_t hash : hashes) {
+        run.answers.push_back(layout::lookup<Kernels>(run.words.data(), geometry.bit_count,
+                                                      geometry.hash_count, geometry.probes, hash));
+        run.answers.push_back(layout::contains<Kernels>(run.words.data(), geometry, layout::bulk_slot{hash}));
+    }
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("a loop compiled for each kernel set this CPU runs sets and tests the chosen kernels' bits",
+          "[golden][blocked]") {
+    // Builds for plain x86-64 compile bulk operations as a whole for the widest kernel set the CPU runs
+    // (with_block_kernels); this runs every set the CPU has, not just the widest, through that path.
+    bloom_test::splitmix64 random(0x6b65726eULL);
+    std::vector<std::uint64_t> hashes(4'000);
+    for (std::uint64_t& hash : hashes) {
+        hash = random.next();
+    }
+    using bloom::detail::kernel_set;
+    int sets_run = 0;
+    for (const bloom::filter_geometry geometry :
+         {bloom::filter_geometry{64 * 512, 8, bloom::probe_scheme::one_bit_per_word},
+          bloom::filter_geometry{64 * 512, 3, bloom::probe_scheme::bits_anywhere},
+          bloom::filter_geometry{64 * 512, 7, bloom::probe_scheme::bits_anywhere},
+          bloom::filter_geometry{64 * 512, 16, bloom::probe_scheme::bits_anywhere}}) {
+        INFO("k = " << geometry.hash_count);
+        const kernel_set_run chosen = run_blocked_steps<kernel_set::chosen>(geometry, hashes);
+        // Some answers of each kind, so that equal answers mean something.
+        CHECK(std::count(chosen.answers.begin(), chosen.answers.end(), true) > 1'000);
+        CHECK(std::count(chosen.answers.begin(), chosen.answers.end(), false) > 1'000);
+        const auto in_set = [&](auto kernels) {
+            return run_blocked_steps<decltype(kernels)::value>(geometry, hashes);
+        };
+        if (bloom::detail::cpu_runs_avx512()) {
+            const kernel_set_run avx512 = bloom::detail::run_with_avx512_kernels(in_set);
+            CHECK(avx512.words == chosen.words);
+            CHECK(avx512.answers == chosen.answers);
+            ++sets_run;
+        }
+        if (bloom::detail::cpu_runs_avx2()) {
+            const kernel_set_run avx2 = bloom::detail::run_with_avx2_kernels(in_set);
+            CHECK(avx2.words == chosen.words);
+            CHECK(avx2.answers == chosen.answers);
+            ++sets_run;
+        }
+    }
+    if (sets_run == 0) {
+        WARN("this CPU runs neither AVX2 nor AVX-512: only the chosen kernels ran");
+    }
+}
+#endif

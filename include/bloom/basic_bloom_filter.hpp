@@ -13,6 +13,7 @@
 //     bloom::bloom_filter<T, Hasher, Allocator>          = basic_bloom_filter<T, detail::classic_layout, ...>
 //     bloom::blocked_bloom_filter<T, Hasher, Allocator>  = basic_bloom_filter<T, detail::blocked_layout, ...>
 
+#include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/filter_base.hpp"
 #include "bloom/detail/filter_surface.hpp"
@@ -194,6 +195,8 @@ class basic_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
+    // Whether the steps below take a kernel_set (filter_surface then compiles its range forms for one).
+    static constexpr bool has_kernel_sets = Layout::has_kernel_sets;
 
     BLOOM_FORCE_INLINE void require_insertable(const char* call) const {
         this->require_bits(Layout::filter_name, call);
@@ -215,14 +218,27 @@ class basic_bloom_filter
 
     // An empty filter has no bits: Layout::lookup probes a static zero word or block instead, so it finds
     // nothing, without an early return (see there).
+    // `Kernels` (here and below): the layout's kernel set, where it has them (has_kernel_sets).
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
-                              hash);
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
+                                  hash);
+        } else {
+            return Layout::template lookup<Kernels>(this->words(), this->m_bit_count, this->m_hash_count,
+                                                    this->m_probe_scheme, hash);
+        }
     }
 
     // Callers check for an empty filter first (require_bits).
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
-        const bool was_new = Layout::insert(this->words(), this->geometry(), hash);
+        bool was_new = false;
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            was_new = Layout::insert(this->words(), this->geometry(), hash);
+        } else {
+            was_new = Layout::template insert<Kernels>(this->words(), this->geometry(), hash);
+        }
         this->count_insert(was_new);
         return was_new;
     }
@@ -234,11 +250,22 @@ class basic_bloom_filter
         Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
     }
     // Only staged past the cache, so never on an empty filter.
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {
-        return Layout::contains(this->words(), this->geometry(), slot);
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            return Layout::contains(this->words(), this->geometry(), slot);
+        } else {
+            return Layout::template contains<Kernels>(this->words(), this->geometry(), slot);
+        }
     }
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     BLOOM_FORCE_INLINE bool insert_slot(const bulk_slot& slot) noexcept {
-        const bool was_new = Layout::insert(this->words(), this->geometry(), slot);
+        bool was_new = false;
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            was_new = Layout::insert(this->words(), this->geometry(), slot);
+        } else {
+            was_new = Layout::template insert<Kernels>(this->words(), this->geometry(), slot);
+        }
         this->count_insert(was_new);
         return was_new;
     }

@@ -119,6 +119,13 @@ namespace bloom::detail {
 #    define BLOOM_FORCE_INLINE inline
 #endif
 
+// The same for a lambda, written after its parameter list: `[&](int x) BLOOM_INLINE_LAMBDA { ... }`.
+#if defined(__GNUC__) || defined(__clang__)
+#    define BLOOM_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#    define BLOOM_INLINE_LAMBDA
+#endif
+
 // Unrolls the loop that follows completely (its trip count is at most `count`). For loops over an item's
 // probes, whose count is the same for every item of a filter: GCC unrolls them at -O3 but not at -O2.
 // The bits_anywhere insert kernel at -O2 (without -march): string inserts 10-30% faster unrolled in two
@@ -389,6 +396,1158 @@ class aligned_allocator {
 //
 //     bloom::bloom_filter<T, Hasher, Allocator>          = basic_bloom_filter<T, detail::classic_layout, ...>
 //     bloom::blocked_bloom_filter<T, Hasher, Allocator>  = basic_bloom_filter<T, detail::blocked_layout, ...>
+
+// ======== include/bloom/detail/block_kernels.hpp ====================================
+#ifndef BLOOM_DETAIL_BLOCK_KERNELS_HPP
+#define BLOOM_DETAIL_BLOCK_KERNELS_HPP
+
+// The blocked filter's inner step: test or set an item's bits inside one 512-bit block, by one of two
+// patterns (bloom::probe_scheme):
+//
+// - bits_anywhere, every new filter: k distinct bits (1 to 16, k chosen from the bits per item) anywhere
+//   in the block, probe i at a per-item bijection of the numbers mod 512 applied to i (anywhere_bit). The
+//   sixteen probes are computed at once in 16-bit lanes, and a permute fetches each probe's 32-bit word.
+//   Choosing k from the bits per item, as RocksDB's cache-local filter does, and keeping an item's bits
+//   distinct is what lets it reach 1% at about 9.9 bits per item where the fixed eight bits need 10.1.
+// - one_bit_per_word, files saved before: one bit in each of the block's eight 64-bit words, k = 8. Its
+//   48-bit `pattern` holds the eight bit indexes, six bits each: word i gets bit (pattern >> 6i) & 63, a
+//   per-lane variable shift (one instruction per four (AVX2) or eight (AVX-512) words).
+//
+// Bit b of a block is bit b % 64 of its 64-bit word b / 64, which on a little-endian machine is bit b % 32
+// of 32-bit word b / 32: the SIMD kernels read the block as sixteen 32-bit words.
+//
+// The kernel is chosen at compile time from the target's instruction set (AVX-512F, AVX2, SSE2, NEON).
+// A build for plain x86-64 (no -march, as distributions and CMake's default flags make) would get only
+// SSE2, whose lack of a per-lane shift made lookups 2.3x slower than AVX2's; there the AVX2 and AVX-512
+// kernels are compiled with GCC/Clang's `target` attribute and the widest one the CPU (and the OS's saved
+// register state) supports is chosen at run time, so ordinary builds get the fast kernel and older CPUs
+// still run. A blocked filter's operations, single and bulk, are compiled as a whole for each kernel set
+// and choose once per call (kernel_set, with_block_kernels), as a kernel called per item left bulk
+// operations at -O2 1.45-2x slower than with -march=native.
+// BLOOM_DISABLE_SIMD forces the portable scalar one. Every kernel sets exactly the bits of the scalar one
+// (a golden test compares them), so filters built on any machine are interchangeable.
+
+// ======== include/bloom/detail/atomic_words.hpp =====================================
+#ifndef BLOOM_DETAIL_ATOMIC_WORDS_HPP
+#define BLOOM_DETAIL_ATOMIC_WORDS_HPP
+
+// Words that many threads read and write: the word accessors through which the layouts' kernels (written
+// once, over any accessor) run on a concurrent filter's std::atomic words.
+//
+// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
+// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An
+// insert that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen
+// by it; a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
+// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
+// run concurrently), so no reader can see a bit set and later unset.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace bloom::detail {
+
+using atomic_word = std::atomic<std::uint64_t>;
+
+/// Words read with relaxed loads: `words[i]` is word i's value.
+struct relaxed_words {
+    const atomic_word* words;
+    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
+        return words[index].load(std::memory_order_relaxed);
+    }
+};
+
+/// Words read with relaxed loads and assigned with relaxed stores (`words[i] = value`). Only for words no
+/// other thread writes meanwhile (the caller holds their stripe): a load and a store are not one atomic
+/// update, but lookups may read them at any time.
+struct relaxed_word_refs {
+    atomic_word* words;
+
+    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
+    struct reference {
+        atomic_word& word;
+        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
+        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
+        const reference& operator=(std::uint64_t value) const noexcept {
+            word.store(value, std::memory_order_relaxed);
+            return *this;
+        }
+    };
+    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
+};
+
+/// Sets the bits of `mask` in word `index`; returns those that were 0 before. A plain word is read and
+/// written once.
+inline std::uint64_t set_bits(std::uint64_t* words, std::size_t index, std::uint64_t mask) noexcept {
+    std::uint64_t& word = words[index];
+    const std::uint64_t missing = ~word & mask;
+    word |= mask;
+    return missing;
+}
+
+/// Sets the bits of `mask` in atomic word `index`, racing other writers of the word: loads first and
+/// fetch_ors only when a bit is missing, so re-inserts and shared bits cost no locked instruction.
+inline std::uint64_t set_bits(atomic_word* words, std::size_t index, std::uint64_t mask) noexcept {
+    atomic_word& word = words[index];
+    if ((word.load(std::memory_order_relaxed) & mask) == mask) {
+        return 0;
+    }
+    return ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_ATOMIC_WORDS_HPP
+
+// ======== include/bloom/detail/probe.hpp ============================================
+#ifndef BLOOM_DETAIL_PROBE_HPP
+#define BLOOM_DETAIL_PROBE_HPP
+
+// How a filter turns one 64-bit hash into its k bit positions, under either of the two probe schemes a
+// filter (and a saved file, header byte 80) may use; see bloom::probe_scheme in <bloom/sizing.hpp>.
+//
+// probe_scheme::mixed (every new filter): x_i = h + i*s over the 64-bit ring, with the step
+// s = h * 0x9e3779b97f4a7c15 (odd), and position i = multiply-shift of a one-round remix of x_i,
+// (x_i ^ x_i >> 32) * c. Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that
+// g_i = h1 + i*h2 keeps the asymptotic rate of k independent hashes, but only asymptotically: positions
+// that are a linear function of i depend on two numbers per item, so on a small filter two items' whole
+// probe sets coincide with probability about 1/(k m^2) (REFERENCES.md: a floor no k pushes below, 7.7e-5
+// for one item at a 1e-5 target). The remix makes each position depend on all 64 bits of x_i, so probe
+// sets coincide only when the 64-bit hashes do, and the k probes behave as independent uniform
+// positions for every m from 1 to 2^64 - 1: the filter's rate is fill^k, and at capacity the formula's.
+//
+// probe_scheme::enhanced_double_hashing (files written before the mixed scheme, which must keep
+// answering as they were saved): g_i = h + i*s + c*(i^3 - i)/6 with s the hash rotated by 32 bits
+// (Dillinger & Manolios 2004), each g_i mapped by multiply-shift. Its step shares bits with its start,
+// which past 2^33 bits leaves the fill 0.5% below the ideal and the rate 6% above the formula.
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+#    include <intrin.h>
+#endif
+
+namespace bloom {
+
+/// How a filter derives its k bit positions from an item's hash. A filter's scheme is part of its shape:
+/// saved with it (file byte 80), compared by compatible_with(). Each layout has an original scheme (0),
+/// which only filters loaded from old files use, and a current one (1), the default:
+/// - the classic layout (bloom_filter, counting_bloom_filter, their concurrent and view forms):
+///   enhanced_double_hashing (0) and mixed (1);
+/// - the blocked layout (blocked_bloom_filter and its concurrent and view forms): one_bit_per_word (0) and
+///   bits_anywhere (1), the same values under names that say what they place.
+enum class probe_scheme : std::uint8_t {
+    /// Enhanced double hashing, as filters saved before the mixed scheme use it (file byte 80 = 0). Loads of
+    /// those files keep it, so they answer as they did; new filters never use it.
+    enhanced_double_hashing = 0,
+    /// Double hashing over an independent step with each point remixed (file byte 80 = 1): the k positions
+    /// behave as independent uniform probes at every size. The default.
+    mixed = 1,
+    /// The blocked layout's original pattern (file byte 80 = 0): one bit in each of the block's eight 64-bit
+    /// words, so k is always 8. Loads of files saved before bits_anywhere keep it; new filters never use it.
+    one_bit_per_word = 0,
+    /// The blocked layout's pattern since (file byte 80 = 1): k bits, 1 to 16, anywhere in the 512-bit
+    /// block, k chosen from the bits per item. At 1% it needs about 9.9 bits per item where
+    /// one_bit_per_word needs 10.1 (docs/FORMAT.md). The default.
+    bits_anywhere = 1,
+};
+
+} // namespace bloom
+
+namespace bloom::detail {
+
+/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
+/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
+/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
+inline constexpr std::uint64_t block_bits = 512;
+inline constexpr unsigned block_word_count = 8;
+/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
+/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
+inline constexpr unsigned max_block_hash_count = 16;
+
+/// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t reduce_to_range(std::uint64_t value,
+                                                               std::uint64_t range) noexcept {
+#if defined(__SIZEOF_INT128__)
+    // __extension__ keeps -Wpedantic quiet about the non-standard 128-bit type.
+    __extension__ using wide = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<wide>(value) * range) >> 64);
+#elif defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+    return __umulh(value, range);
+#else
+    const std::uint64_t a_low = value & 0xffffffffU, a_high = value >> 32;
+    const std::uint64_t b_low = range & 0xffffffffU, b_high = range >> 32;
+    const std::uint64_t low_low = a_low * b_low;
+    const std::uint64_t high_low = a_high * b_low;
+    const std::uint64_t low_high = a_low * b_high;
+    const std::uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffU) + low_high;
+    return a_high * b_high + (high_low >> 32) + (middle >> 32);
+#endif
+}
+
+/// The 128-bit product of `value` and `factor`, its two halves XORed: one multiply instruction on 64-bit
+/// targets, and each output bit depends on most input bits (the high half carries what the low half
+/// loses). The round of bloom::hash's integer path.
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t fold_multiply(std::uint64_t value,
+                                                             std::uint64_t factor) noexcept {
+#if defined(__SIZEOF_INT128__)
+    __extension__ using wide = unsigned __int128;
+    const wide product = static_cast<wide>(value) * factor;
+    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+#else
+    return (value * factor) ^ reduce_to_range(value, factor);
+#endif
+}
+
+/// A 64-bit finaliser (the multiply-xorshift shape of MurmurHash3's fmix64): every input bit affects
+/// every output bit. Repairs hashers that do not avalanche.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t value) noexcept {
+    value ^= value >> 33;
+    value *= 0xff51afd7ed558ccdULL;
+    value ^= value >> 33;
+    value *= 0xc4ceb9fe1a85ec53ULL;
+    value ^= value >> 33;
+    return value;
+}
+
+/// The k probe positions of one item under probe_scheme::enhanced_double_hashing, one at a time.
+class enhanced_double_hashing_probes {
+  public:
+    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width.
+    explicit constexpr enhanced_double_hashing_probes(std::uint64_t hash) noexcept
+        : m_position(hash), m_step(((hash << 32) | (hash >> 32)) | 1) {}
+
+    /// The next position in [0, bit_count).
+    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
+        const std::uint64_t position = reduce_to_range(m_position, bit_count);
+        m_position += m_step;
+        m_step += ++m_index * cubic_scale;
+        return position;
+    }
+
+  private:
+    static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
+
+    std::uint64_t m_position;
+    std::uint64_t m_step;
+    std::uint64_t m_index = 0;
+};
+
+/// The k probe positions of one item under probe_scheme::mixed, one at a time.
+class mixed_probes {
+  public:
+    /// `hash` must be well mixed. The step is the hash times an odd constant, itself odd so that the k
+    /// points x_i are distinct. Each point is remixed before it is used, so the step needs only to differ
+    /// from item to item: a full mix64 there cost 20% of a lookup in the cache. (The hash rotated by 32
+    /// bits does not do: x_1 = h + rotl(h, 32) has equal halves, which the fold below cancels, and past 2^33
+    /// bits that cost 0.2% of the fill.)
+    explicit constexpr mixed_probes(std::uint64_t hash) noexcept
+        : m_point(hash), m_step((hash * 0x9e3779b97f4a7c15ULL) | 1) {}
+
+    /// The next position in [0, bit_count).
+    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
+        // One xorshift-multiply round: the multiply carries every bit of the point into the high bits that
+        // multiply-shift reads, and the xorshift first folds the high half into the low one, so points that
+        // differ anywhere (not only in their high bits) land on unrelated positions.
+        std::uint64_t point = m_point;
+        point ^= point >> 32;
+        point *= 0xd6e8feb86659fd93ULL;
+        m_point += m_step;
+        return reduce_to_range(point, bit_count);
+    }
+
+  private:
+    std::uint64_t m_point;
+    std::uint64_t m_step;
+};
+
+/// Calls `body(probes)` with the probe sequence of `hash` under `scheme`: the one place that picks the
+/// sequence type, so every classic-layout kernel (insert, lookup, prefetch, count) is written once, as a
+/// generic lambda, and the scheme costs one predictable branch per item rather than one per probe.
+/// Left to the compiler's inlining on purpose: GCC keeps it out of line for lookups in a translation unit
+/// with several call sites, yet forcing it inline made classic bulk lookups 10-38% slower at 10^6 items
+/// (bloom_bench, GCC 12, -O3 -march=native) while single lookups moved by under 4%.
+template <class Body>
+decltype(auto) with_probes(probe_scheme scheme, std::uint64_t hash, Body&& body) {
+    if (scheme == probe_scheme::enhanced_double_hashing) {
+        return body(enhanced_double_hashing_probes(hash));
+    }
+    return body(mixed_probes(hash));
+}
+
+/// The classic layout's lookup: true if the k bits `hash` selects among `bit_count` bits are all set.
+/// `words[i]` yields word i: a plain pointer for a filter's own words, little_endian_words for a view.
+/// Probes are tested in groups of four without branching, then one branch per group. A branch per probe
+/// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
+/// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
+/// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
+template <class Words>
+[[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
+                                    probe_scheme scheme, std::uint64_t hash) noexcept {
+    return with_probes(scheme, hash, [&](auto probes) {
+        unsigned remaining = hash_count;
+        while (remaining != 0) {
+            const unsigned group = remaining < 4 ? remaining : 4;
+            std::uint64_t all_set = 1;
+            for (unsigned i = 0; i < group; ++i) {
+                const std::uint64_t position = probes.next(bit_count);
+                all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
+            }
+            if ((all_set & 1) == 0) {
+                return false;
+            }
+            remaining -= group;
+        }
+        return true;
+    });
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_PROBE_HPP
+
+#include <cstdint>
+#include <type_traits>
+
+#if !defined(BLOOM_DISABLE_SIMD)
+#    if defined(__AVX512F__)
+#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX512 1
+#    elif defined(__AVX2__)
+#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2 1
+#    elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#        define BLOOM_DETAIL_BLOCK_KERNEL_SSE2 1
+#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2 1
+#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME 1
+#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME 1
+#    elif defined(__SSE2__) || defined(_M_X64)
+#        define BLOOM_DETAIL_BLOCK_KERNEL_SSE2 1
+#    elif defined(__ARM_NEON) && defined(__aarch64__)
+#        define BLOOM_DETAIL_BLOCK_KERNEL_NEON 1
+#        include <arm_neon.h>
+#    endif
+// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics (GCC bug
+// 105593); silencing them for the intrinsic headers keeps -Werror builds with -march=native working.
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+#        if defined(__GNUC__) && !defined(__clang__)
+#            pragma GCC diagnostic push
+#            pragma GCC diagnostic ignored "-Wuninitialized"
+#            pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#        endif
+#        include <immintrin.h>
+#        if defined(__GNUC__) && !defined(__clang__)
+#            pragma GCC diagnostic pop
+#        endif
+#    endif
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+#        include <emmintrin.h>
+#    endif
+#endif
+
+// The AVX2 kernels: inlined where the compiler targets AVX2, separate `target("avx2")` functions where
+// they are chosen at run time (a function for another target cannot be inlined into its caller).
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+#    define BLOOM_DETAIL_AVX2_KERNEL __attribute__((target("avx2"))) inline
+#else
+#    define BLOOM_DETAIL_AVX2_KERNEL BLOOM_FORCE_INLINE
+#endif
+// Likewise the AVX-512 kernels: a build for plain x86-64 compiles them with `target("avx512f")` and runs
+// them on CPUs that have AVX-512 (its AVX2 inserts took 1.5x as long as -march=native's AVX-512 ones).
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
+#    define BLOOM_DETAIL_AVX512_KERNEL __attribute__((target("avx512f"))) inline
+#else
+#    define BLOOM_DETAIL_AVX512_KERNEL BLOOM_FORCE_INLINE
+#endif
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
+#    define BLOOM_DETAIL_HAS_AVX512_KERNELS 1
+#endif
+
+namespace bloom::detail {
+
+/// The first word of the block an item's hash selects, in a filter of `block_count` blocks: the hash's
+/// high bits by multiply-shift. Every filter of the blocked layout (plain, concurrent) calls this.
+[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t block_offset(std::uint64_t hash,
+                                                            std::uint64_t block_count) noexcept {
+    return reduce_to_range(hash, block_count) * block_word_count;
+}
+
+/// A block with no bit set: what an empty filter (no blocks) looks items up in, by the one_bit_per_word
+/// pattern, which finds nothing there whatever k is.
+alignas(64) inline constexpr std::uint64_t empty_block[block_word_count] = {};
+
+/// The item's in-block pattern: a remix of the whole hash, so it is independent of the block choice
+/// (bits shared between the two measurably raise the rate). Eight 6-bit fields, one per word.
+[[nodiscard]] constexpr std::uint64_t block_pattern(std::uint64_t hash) noexcept { return mix64(hash); }
+
+/// The mask of the pattern's bit in word `word` of a block.
+[[nodiscard]] constexpr std::uint64_t block_word_mask(std::uint64_t pattern, unsigned word) noexcept {
+    return std::uint64_t{1} << ((pattern >> (6 * word)) & 63);
+}
+
+/// Portable reference kernel: true if all eight bits of `pattern` are set in `block`. `block[i]` yields word
+/// i: a plain pointer, or the concurrent filter's relaxed loads (the SIMD kernels' wide loads would race).
+template <class Words>
+[[nodiscard]] inline bool scalar_block_contains(const Words& block, std::uint64_t pattern) noexcept {
+    // Each word is read once and its bit shifted down into bit 0, with no branch per word: a miss is a coin
+    // flip per word that a branch would mispredict. Unrolled by hand because GCC leaves the loop rolled
+    // around atomic loads, which costs the concurrent filter a third of an in-cache lookup.
+    const std::uint64_t all_set =
+        (block[0] >> (pattern & 63)) & (block[1] >> ((pattern >> 6) & 63)) &
+        (block[2] >> ((pattern >> 12) & 63)) & (block[3] >> ((pattern >> 18) & 63)) &
+        (block[4] >> ((pattern >> 24) & 63)) & (block[5] >> ((pattern >> 30) & 63)) &
+        (block[6] >> ((pattern >> 36) & 63)) & (block[7] >> ((pattern >> 42) & 63));
+    return (all_set & 1) != 0;
+}
+
+/// Portable reference kernel: sets the eight bits; returns true if any was clear before. `block[i]` is word
+/// i, read once and assigned once: a plain pointer, or the concurrent filter's relaxed loads and stores.
+template <class Words>
+inline bool scalar_block_insert(Words&& block, std::uint64_t pattern) noexcept {
+    std::uint64_t missing = 0;
+    for (unsigned word = 0; word < 8; ++word) {
+        const std::uint64_t mask = block_word_mask(pattern, word);
+        const std::uint64_t old = block[word];
+        missing |= ~old & mask;
+        block[word] = old | mask;
+    }
+    return missing != 0;
+}
+
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL __m512i avx512_block_masks(std::uint64_t pattern) noexcept {
+    const __m512i shifts = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
+    const __m512i indexes = _mm512_and_si512(
+        _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(pattern)), shifts), _mm512_set1_epi64(63));
+    return _mm512_sllv_epi64(_mm512_set1_epi64(1), indexes);
+}
+
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool avx512_block_contains(const std::uint64_t* block,
+                                                                    std::uint64_t pattern) noexcept {
+    const __m512i masks = avx512_block_masks(pattern);
+    // A lane's test bit is set where block & mask != 0: all eight set means all bits present.
+    return _mm512_test_epi64_mask(_mm512_loadu_si512(block), masks) == 0xff;
+}
+
+BLOOM_DETAIL_AVX512_KERNEL bool avx512_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
+    const __m512i masks = avx512_block_masks(pattern);
+    const __m512i words = _mm512_loadu_si512(block);
+    const bool was_new = _mm512_test_epi64_mask(words, masks) != 0xff;
+    _mm512_storeu_si512(block, _mm512_or_si512(words, masks));
+    return was_new;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+struct avx2_block_masks {
+    __m256i low;  // words 0-3
+    __m256i high; // words 4-7
+};
+
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL avx2_block_masks avx2_masks_of(std::uint64_t pattern) noexcept {
+    const __m256i broadcast = _mm256_set1_epi64x(static_cast<long long>(pattern));
+    const __m256i six_bits = _mm256_set1_epi64x(63);
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i low_indexes =
+        _mm256_and_si256(_mm256_srlv_epi64(broadcast, _mm256_setr_epi64x(0, 6, 12, 18)), six_bits);
+    const __m256i high_indexes =
+        _mm256_and_si256(_mm256_srlv_epi64(broadcast, _mm256_setr_epi64x(24, 30, 36, 42)), six_bits);
+    return {_mm256_sllv_epi64(one, low_indexes), _mm256_sllv_epi64(one, high_indexes)};
+}
+
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool avx2_block_contains(const std::uint64_t* block,
+                                                                std::uint64_t pattern) noexcept {
+    const avx2_block_masks masks = avx2_masks_of(pattern);
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 4));
+    // testc(a, b) is 1 when (~a & b) == 0: every mask bit is present in the words.
+    return (_mm256_testc_si256(low, masks.low) & _mm256_testc_si256(high, masks.high)) != 0;
+}
+
+BLOOM_DETAIL_AVX2_KERNEL bool avx2_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
+    const avx2_block_masks masks = avx2_masks_of(pattern);
+    __m256i* const words = reinterpret_cast<__m256i*>(block);
+    const __m256i low = _mm256_loadu_si256(words);
+    const __m256i high = _mm256_loadu_si256(words + 1);
+    const bool was_new = (_mm256_testc_si256(low, masks.low) & _mm256_testc_si256(high, masks.high)) == 0;
+    _mm256_storeu_si256(words, _mm256_or_si256(low, masks.low));
+    _mm256_storeu_si256(words + 1, _mm256_or_si256(high, masks.high));
+    return was_new;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+// SSE2 has no per-lane variable shift: the masks are built in scalar registers, the block is tested and
+// updated two words per instruction.
+[[nodiscard]] BLOOM_FORCE_INLINE __m128i sse2_mask_pair(std::uint64_t pattern, unsigned first_word) noexcept {
+    return _mm_set_epi64x(static_cast<long long>(block_word_mask(pattern, first_word + 1)),
+                          static_cast<long long>(block_word_mask(pattern, first_word)));
+}
+
+[[nodiscard]] BLOOM_FORCE_INLINE bool sse2_block_contains(const std::uint64_t* block,
+                                                          std::uint64_t pattern) noexcept {
+    const __m128i* const words = reinterpret_cast<const __m128i*>(block);
+    __m128i missing = _mm_setzero_si128();
+    for (unsigned pair = 0; pair < 4; ++pair) {
+        missing = _mm_or_si128(
+            missing, _mm_andnot_si128(_mm_loadu_si128(words + pair), sse2_mask_pair(pattern, 2 * pair)));
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(missing, _mm_setzero_si128())) == 0xffff;
+}
+
+BLOOM_FORCE_INLINE bool sse2_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
+    __m128i* const words = reinterpret_cast<__m128i*>(block);
+    __m128i missing = _mm_setzero_si128();
+    for (unsigned pair = 0; pair < 4; ++pair) {
+        const __m128i masks = sse2_mask_pair(pattern, 2 * pair);
+        const __m128i current = _mm_loadu_si128(words + pair);
+        missing = _mm_or_si128(missing, _mm_andnot_si128(current, masks));
+        _mm_storeu_si128(words + pair, _mm_or_si128(current, masks));
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(missing, _mm_setzero_si128())) != 0xffff;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+// NEON shifts each lane by its own signed count (negative shifts right).
+[[nodiscard]] BLOOM_FORCE_INLINE uint64x2_t neon_mask_pair(uint64x2_t broadcast,
+                                                           unsigned first_word) noexcept {
+    const std::int64_t counts[2] = {-static_cast<std::int64_t>(6 * first_word),
+                                    -static_cast<std::int64_t>(6 * (first_word + 1))};
+    const uint64x2_t indexes = vandq_u64(vshlq_u64(broadcast, vld1q_s64(counts)), vdupq_n_u64(63));
+    return vshlq_u64(vdupq_n_u64(1), vreinterpretq_s64_u64(indexes));
+}
+
+[[nodiscard]] BLOOM_FORCE_INLINE bool neon_block_contains(const std::uint64_t* block,
+                                                          std::uint64_t pattern) noexcept {
+    const uint64x2_t broadcast = vdupq_n_u64(pattern);
+    uint64x2_t missing = vdupq_n_u64(0);
+    for (unsigned pair = 0; pair < 4; ++pair) {
+        missing =
+            vorrq_u64(missing, vbicq_u64(neon_mask_pair(broadcast, 2 * pair), vld1q_u64(block + 2 * pair)));
+    }
+    return (vgetq_lane_u64(missing, 0) | vgetq_lane_u64(missing, 1)) == 0;
+}
+
+BLOOM_FORCE_INLINE bool neon_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
+    const uint64x2_t broadcast = vdupq_n_u64(pattern);
+    uint64x2_t missing = vdupq_n_u64(0);
+    for (unsigned pair = 0; pair < 4; ++pair) {
+        const uint64x2_t masks = neon_mask_pair(broadcast, 2 * pair);
+        const uint64x2_t current = vld1q_u64(block + 2 * pair);
+        missing = vorrq_u64(missing, vbicq_u64(masks, current));
+        vst1q_u64(block + 2 * pair, vorrq_u64(current, masks));
+    }
+    return (vgetq_lane_u64(missing, 0) | vgetq_lane_u64(missing, 1)) != 0;
+}
+#endif
+
+// ---- bits_anywhere ----
+
+/// Makes the compiler assume `object` changed in memory, so it reloads it from there: the insert kernels
+/// then broadcast each probe's bit with a load instead of shuffling it out of the register it was computed
+/// in.
+template <class T>
+BLOOM_FORCE_INLINE void keep_in_memory(T& object) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(object));
+#else
+    (void)object;
+#endif
+}
+
+/// Where the AVX-512 bits_anywhere insert kernel broadcasts each probe's bit from, to build the block's
+/// masks (the other kernels have one way each; every way sets the same bits):
+/// - from_memory: the probes' bits are stored to the stack and each is broadcast with a load, which leaves
+///   the shuffle port alone: the faster one where each insert's block is at hand (single inserts, and
+///   bulk inserts into a filter in the cache).
+/// - from_registers: each is permuted out of the register it was computed in. Bulk inserts past the cache
+///   keep dozens of block stores waiting for their lines, and the 64-byte store of the probes' bits per
+///   item queues behind them: at 10^7 items (12 MB) from_memory took 12.5-13.1 ns per bulk insert and
+///   from_registers 7.4-8.2 (Zen 5), while single inserts measured the other way round.
+enum class bit_broadcast { from_memory, from_registers };
+
+/// The per-item constants of the bits_anywhere pattern, from the item's 32-bit probe seed: two odd
+/// multipliers' worth of randomness mod 512 (a, c) and two offsets (b, d).
+struct anywhere_probe {
+    std::uint32_t a;
+    std::uint32_t b;
+    std::uint32_t c;
+    std::uint32_t d;
+};
+
+/// The probe seed s is the hash's low 32 bits: block_offset takes the block from the high bits
+/// (multiply-shift), so the block and the bits in it are independent. a = 2 (s mod 2^8) + 1,
+/// b = (s >> 8) mod 2^9, d = (s >> 17) mod 2^9, and c = 2 (t >> 24) + 1 with t = s * 0x9e3779b9 mod 2^32.
+[[nodiscard]] BLOOM_FORCE_INLINE constexpr anywhere_probe anywhere_probe_of(std::uint64_t hash) noexcept {
+    const auto seed = static_cast<std::uint32_t>(hash);
+    const std::uint32_t mixed = seed * 0x9e3779b9U;
+    return {((seed & 0xffU) << 1) | 1U, (seed >> 8) & 511U, ((mixed >> 24) << 1) | 1U, (seed >> 17) & 511U};
+}
+
+/// The block bit, 0 to 511, of probe `i`: x = (a i + b) mod 512, x = x xor d, x = x xor (x >> 4), bit =
+/// c x mod 512. Each step is a bijection of the numbers mod 512, so an item's k bits are k distinct bits.
+/// Distinct bits measure the rate of random k-subsets of the block (the rate formula's model, 0.0822% at
+/// 16 bits per item); k independent probes, which may repeat a bit, measure 0.0844%; without the xorshift
+/// the subsets are visibly structured (0.0865%). One multiply per probe, and all arithmetic is mod 2^16
+/// before the final mask, so SIMD computes sixteen probes in 16-bit lanes.
+[[nodiscard]] BLOOM_FORCE_INLINE constexpr unsigned anywhere_bit(const anywhere_probe& probe,
+                                                                 unsigned i) noexcept {
+    std::uint32_t x = ((probe.a * i + probe.b) & 511U) ^ probe.d;
+    x ^= x >> 4;
+    return (x * probe.c) & 511U;
+}
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+/// All sixteen probes' bits at once, in 16-bit lanes (anywhere_bit, lane i = probe i).
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_bits(std::uint64_t hash) noexcept {
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    const __m256i nine_bits = _mm256_set1_epi16(511);
+    const __m256i probes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m256i x = _mm256_and_si256(
+        _mm256_add_epi16(_mm256_mullo_epi16(probes, _mm256_set1_epi16(static_cast<short>(probe.a))),
+                         _mm256_set1_epi16(static_cast<short>(probe.b))),
+        nine_bits);
+    x = _mm256_xor_si256(x, _mm256_set1_epi16(static_cast<short>(probe.d)));
+    x = _mm256_xor_si256(x, _mm256_srli_epi16(x, 4));
+    return _mm256_and_si256(_mm256_mullo_epi16(x, _mm256_set1_epi16(static_cast<short>(probe.c))), nine_bits);
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+// Eight probes' bits from `first`, in 16-bit lanes (SSE2: every x86-64 CPU).
+[[nodiscard]] BLOOM_FORCE_INLINE __m128i sse2_anywhere_bits(const anywhere_probe& probe,
+                                                            short first) noexcept {
+    const __m128i nine_bits = _mm_set1_epi16(511);
+    const __m128i probes = _mm_add_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), _mm_set1_epi16(first));
+    __m128i x =
+        _mm_and_si128(_mm_add_epi16(_mm_mullo_epi16(probes, _mm_set1_epi16(static_cast<short>(probe.a))),
+                                    _mm_set1_epi16(static_cast<short>(probe.b))),
+                      nine_bits);
+    x = _mm_xor_si128(x, _mm_set1_epi16(static_cast<short>(probe.d)));
+    x = _mm_xor_si128(x, _mm_srli_epi16(x, 4));
+    return _mm_and_si128(_mm_mullo_epi16(x, _mm_set1_epi16(static_cast<short>(probe.c))), nine_bits);
+}
+#endif
+
+/// The block bits of the item's first `hash_count` probes (anywhere_bit), into `bits`: eight or sixteen at
+/// once in 16-bit SIMD lanes where the target has them (every x86-64 and ARMv8 CPU). Computing them one by
+/// one, interleaved with the updates, made inserts five times slower than the one_bit_per_word kernel.
+BLOOM_FORCE_INLINE void anywhere_bits(std::uint64_t hash, unsigned hash_count,
+                                      std::uint16_t (&bits)[max_block_hash_count]) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) ||                                                             \
+    (defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2) && !defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME))
+    (void)hash_count;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits), avx2_anywhere_bits(hash));
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bits), sse2_anywhere_bits(probe, 0));
+    if (hash_count > 8) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(bits + 8), sse2_anywhere_bits(probe, 8));
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    const uint16x8_t nine_bits = vdupq_n_u16(511);
+    const std::uint16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (unsigned first = 0; first < hash_count; first += 8) {
+        const uint16x8_t probes = vaddq_u16(vld1q_u16(lanes), vdupq_n_u16(static_cast<std::uint16_t>(first)));
+        uint16x8_t x = vandq_u16(vmlaq_u16(vdupq_n_u16(static_cast<std::uint16_t>(probe.b)), probes,
+                                           vdupq_n_u16(static_cast<std::uint16_t>(probe.a))),
+                                 nine_bits);
+        x = veorq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.d)));
+        x = veorq_u16(x, vshrq_n_u16(x, 4));
+        vst1q_u16(bits + first,
+                  vandq_u16(vmulq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.c))), nine_bits));
+    }
+#else
+    const anywhere_probe probe = anywhere_probe_of(hash);
+    for (unsigned i = 0; i < hash_count; ++i) {
+        bits[i] = static_cast<std::uint16_t>(anywhere_bit(probe, i));
+    }
+#endif
+}
+
+/// Portable reference kernel: true if all `hash_count` bits of the item with `hash` are set in `block`
+/// (`block[i]` yields 64-bit word i: a plain pointer or relaxed atomic loads). No branch per probe.
+template <class Words>
+[[nodiscard]] inline bool scalar_anywhere_contains(const Words& block, std::uint64_t hash,
+                                                   unsigned hash_count) noexcept {
+    std::uint16_t bits[max_block_hash_count];
+    anywhere_bits(hash, hash_count, bits);
+    std::uint64_t missing = 0;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        missing |= ~(static_cast<std::uint64_t>(block[bits[i] / 64U]) >> (bits[i] % 64U));
+    }
+    return (missing & 1) == 0;
+}
+
+/// Portable kernel, and the one every machine inserts with: sets the item's bits; true if any was clear
+/// before. `block[i]` is word i (a plain pointer, or the concurrent filter's relaxed loads and stores under
+/// its stripe lock). One read-modify-write per probe: gathering the bits into eight word masks first made
+/// GCC reload the masks with vector loads that cannot forward from the scalar stores (3x slower inserts).
+template <class Words>
+inline bool scalar_anywhere_insert(Words&& block, std::uint64_t hash, unsigned hash_count) noexcept {
+    std::uint16_t bits[max_block_hash_count];
+    anywhere_bits(hash, hash_count, bits);
+    std::uint64_t missing = 0;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const unsigned bit = bits[i];
+        const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+        const std::uint64_t old = block[bit / 64];
+        missing |= ~old & mask;
+        block[bit / 64] = old | mask;
+    }
+    return missing != 0;
+}
+
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool
+avx512_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned hash_count) noexcept {
+    const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
+    // Lane i gets the 32-bit word probe i falls in (the permute reads the low four bits of each index).
+    const __m512i words = _mm512_permutexvar_epi32(_mm512_srli_epi32(bits, 5), _mm512_loadu_si512(block));
+    // 1 rotated by the bit's low five bits is its mask in the word: no masking of the count, and the test
+    // sets a probe's mask bit where its bit is present (two instructions fewer than shift, and-not, test).
+    const __m512i masks = _mm512_rolv_epi32(_mm512_set1_epi32(1), bits);
+    const auto probes = static_cast<__mmask16>((1U << hash_count) - 1);
+    return _mm512_mask_test_epi32_mask(probes, words, masks) == probes;
+}
+
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+// Sets the item's bits with one read-modify-write of the block. The masks are built in registers: for each
+// probe, every 32-bit word w gets 1 << (bit - 32 w), which a variable shift makes 0 wherever bit - 32 w is
+// outside [0, 32) (negative counts wrap to huge ones). Setting the k bits one word at a time was 4x slower
+// than the one_bit_per_word kernel: k loads and stores of one line in flight together. Each probe's bit
+// is broadcast from the stored array (a load) rather than permuted out of a register (a shuffle, the
+// scarcest port): inserts at 10^6 items went from 10.2 to 8.3 ns.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory>
+BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
+                                                       unsigned hash_count) noexcept {
+    const __m512i bit_lanes = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
+    // Aligned: a 64-byte store across two lines forwards to the loads below slowly or not at all (GCC
+    // placed it at rsp - 72 once this kernel was inlined into a whole bulk loop: 1.5x slower inserts).
+    alignas(64) std::uint32_t bits[max_block_hash_count];
+    if constexpr (Broadcast == bit_broadcast::from_memory) {
+        _mm512_store_si512(bits, bit_lanes);
+        keep_in_memory(bits);
+    }
+    const __m512i minus_word_starts = _mm512_setr_epi32(0, -32, -64, -96, -128, -160, -192, -224, -256, -288,
+                                                        -320, -352, -384, -416, -448, -480);
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i masks = _mm512_setzero_si512();
+    BLOOM_DETAIL_UNROLL(16)
+    for (unsigned i = 0; i < hash_count; ++i) {
+        __m512i bit;
+        if constexpr (Broadcast == bit_broadcast::from_memory) {
+            bit = _mm512_set1_epi32(static_cast<int>(bits[i]));
+        } else {
+            bit = _mm512_permutexvar_epi32(_mm512_set1_epi32(static_cast<int>(i)), bit_lanes);
+        }
+        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, _mm512_add_epi32(minus_word_starts, bit)));
+    }
+    const __m512i old = _mm512_loadu_si512(block);
+    const __m512i updated = _mm512_or_si512(old, masks);
+    _mm512_storeu_si512(block, updated);
+    return _mm512_cmpneq_epi32_mask(updated, old) != 0;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+// Eight probes' bits (32-bit lanes), probes `first` to `first + 7`: the lanes of their bits that are clear
+// in the block (zero where set or where the probe is past k).
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_missing(__m256i low, __m256i high, __m256i bits,
+                                                                     unsigned first,
+                                                                     unsigned hash_count) noexcept {
+    const __m256i indexes = _mm256_srli_epi32(bits, 5);
+    // Each half of the block answers for the low three index bits; bit 3, moved to the sign, picks the half
+    // (blendv_ps selects whole 32-bit lanes by their sign bit; blendv_epi8 would select bytes).
+    const __m256i words =
+        _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(low, indexes)),
+                                             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(high, indexes)),
+                                             _mm256_castsi256_ps(_mm256_slli_epi32(indexes, 28))));
+    const __m256i masks =
+        _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_and_si256(bits, _mm256_set1_epi32(31)));
+    const __m256i used = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(hash_count - first)),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm256_and_si256(_mm256_andnot_si256(words, masks), used);
+}
+
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool
+avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned hash_count) noexcept {
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 4));
+    const __m256i bits = avx2_anywhere_bits(hash);
+    __m256i missing =
+        avx2_anywhere_missing(low, high, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits)), 0, hash_count);
+    if (hash_count > 8) { // the same way for every item of a filter: predicted
+        missing = _mm256_or_si256(
+            missing, avx2_anywhere_missing(
+                         low, high, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1)), 8, hash_count));
+    }
+    return _mm256_testz_si256(missing, missing) != 0;
+}
+
+// As avx512_anywhere_insert, in two halves of eight 32-bit words. The bits are always broadcast from
+// memory: its two 32-byte stores did not slow bulk inserts past the cache, where permutes did (9.3 against
+// 8.1 ns at 10^7 items, -march=haswell on the machine of bit_broadcast's figures).
+BLOOM_DETAIL_AVX2_KERNEL bool avx2_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
+                                                   unsigned hash_count) noexcept {
+    const __m256i bits16 = avx2_anywhere_bits(hash);
+    std::uint32_t bits[max_block_hash_count];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits),
+                        _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits16)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits + 8),
+                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits16, 1)));
+    keep_in_memory(bits);
+    const __m256i low_starts = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
+    const __m256i high_starts = _mm256_setr_epi32(256, 288, 320, 352, 384, 416, 448, 480);
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i low = _mm256_setzero_si256();
+    __m256i high = _mm256_setzero_si256();
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const __m256i bit = _mm256_set1_epi32(static_cast<int>(bits[i]));
+        low = _mm256_or_si256(low, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, low_starts)));
+        high = _mm256_or_si256(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, high_starts)));
+    }
+    __m256i* const words = reinterpret_cast<__m256i*>(block);
+    const __m256i old_low = _mm256_loadu_si256(words);
+    const __m256i old_high = _mm256_loadu_si256(words + 1);
+    const bool was_new = (_mm256_testc_si256(old_low, low) & _mm256_testc_si256(old_high, high)) == 0;
+    _mm256_storeu_si256(words, _mm256_or_si256(old_low, low));
+    _mm256_storeu_si256(words + 1, _mm256_or_si256(old_high, high));
+    return was_new;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+/// The widest kernel this CPU runs (and whose registers the OS saves), in a build for plain x86-64.
+/// __builtin_cpu_supports reads the CPU model the compiler runtime fills in from a constructor that runs
+/// before ordinary ones (were it read earlier, its zeros would pick SSE2, which sets the same bits): a load
+/// and a test per call. A function-local static (a guard check) and a switch cost 1.2 ns of an 8 ns lookup.
+enum class run_time_kernel { sse2, avx2, avx512 };
+
+[[nodiscard]] BLOOM_FORCE_INLINE run_time_kernel cpu_block_kernel() noexcept {
+    return __builtin_cpu_supports("avx512f") != 0 ? run_time_kernel::avx512
+           : __builtin_cpu_supports("avx2") != 0  ? run_time_kernel::avx2
+                                                  : run_time_kernel::sse2;
+}
+
+/// True if this CPU runs AVX2 (every CPU with AVX-512 does).
+[[nodiscard]] inline bool cpu_runs_avx2() noexcept { return cpu_block_kernel() != run_time_kernel::sse2; }
+
+/// True if this CPU runs AVX-512F.
+[[nodiscard]] inline bool cpu_runs_avx512() noexcept { return cpu_block_kernel() == run_time_kernel::avx512; }
+#endif
+
+/// The kernel block_contains and block_insert use on this machine: "avx512", "avx2", "sse2", "neon" or
+/// "scalar".
+[[nodiscard]] inline const char* block_kernel_name() noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return "avx512";
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return "avx512";
+    case run_time_kernel::avx2:
+        return "avx2";
+    default:
+        return "sse2";
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return "avx2";
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+    return "sse2";
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+    return "neon";
+#else
+    return "scalar";
+#endif
+}
+
+/// True if all eight bits of `pattern` are set in the 512-bit `block`, with this machine's kernel.
+[[nodiscard]] BLOOM_FORCE_INLINE bool block_contains(const std::uint64_t* block,
+                                                     std::uint64_t pattern) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_block_contains(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return avx512_block_contains(block, pattern);
+    case run_time_kernel::avx2:
+        return avx2_block_contains(block, pattern);
+    default:
+        return sse2_block_contains(block, pattern);
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_block_contains(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+    return sse2_block_contains(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+    return neon_block_contains(block, pattern);
+#else
+    return scalar_block_contains(block, pattern);
+#endif
+}
+
+/// Sets the eight bits of `pattern` in `block`, with this machine's kernel; true if any was clear before.
+BLOOM_FORCE_INLINE bool block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_block_insert(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return avx512_block_insert(block, pattern);
+    case run_time_kernel::avx2:
+        return avx2_block_insert(block, pattern);
+    default:
+        return sse2_block_insert(block, pattern);
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_block_insert(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
+    return sse2_block_insert(block, pattern);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
+    return neon_block_insert(block, pattern);
+#else
+    return scalar_block_insert(block, pattern);
+#endif
+}
+
+/// True if all `hash_count` bits of the item with `hash` are set in the 512-bit `block`, with this
+/// machine's kernel (AVX-512 or AVX2; the scalar kernel elsewhere, which SSE2 and NEON would not beat).
+[[nodiscard]] BLOOM_FORCE_INLINE bool anywhere_block_contains(const std::uint64_t* block, std::uint64_t hash,
+                                                              unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_anywhere_contains(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return avx512_anywhere_contains(block, hash, hash_count);
+    case run_time_kernel::avx2:
+        return avx2_anywhere_contains(block, hash, hash_count);
+    default:
+        return scalar_anywhere_contains(block, hash, hash_count);
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_anywhere_contains(block, hash, hash_count);
+#else
+    return scalar_anywhere_contains(block, hash, hash_count);
+#endif
+}
+
+/// Sets the item's `hash_count` bits in `block`, with this machine's kernel; true if any was clear before.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory>
+BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_t hash,
+                                              unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
+    case run_time_kernel::avx2:
+        return avx2_anywhere_insert(block, hash, hash_count);
+    default:
+        return scalar_anywhere_insert(block, hash, hash_count);
+    }
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    return avx2_anywhere_insert(block, hash, hash_count);
+#else
+    return scalar_anywhere_insert(block, hash, hash_count);
+#endif
+}
+
+/// Which kernels a blocked filter's step runs:
+/// - chosen: this build's, inlined where the compiler targets AVX2 or AVX-512, and in a build for plain
+///   x86-64 chosen per call among the `target` functions (a call per item: they cannot be inlined into
+///   plain x86-64 code).
+/// - avx512, avx2: those kernels, named directly, for code compiled as a whole for that instruction set
+///   (with_block_kernels), into which they are inlined. Only a build for plain x86-64 uses them.
+enum class kernel_set { chosen, avx512, avx2 };
+
+/// A kernel_set as a type, for generic lambdas (C++17 has no template parameter lists on them).
+template <kernel_set Kernels>
+using kernel_set_tag = std::integral_constant<kernel_set, Kernels>;
+
+/// True if every bit the item with `hash` sets in `block` under the blocked pattern `probes` (k =
+/// `hash_count`) is set, with the kernels `Kernels`. The branch on the pattern goes the same way for
+/// every item of a filter.
+template <kernel_set Kernels = kernel_set::chosen>
+[[nodiscard]] BLOOM_FORCE_INLINE bool item_in_block(const std::uint64_t* block, std::uint64_t hash,
+                                                    probe_scheme probes, unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    if constexpr (Kernels == kernel_set::avx512) {
+        return probes == probe_scheme::bits_anywhere ? avx512_anywhere_contains(block, hash, hash_count)
+                                                     : avx512_block_contains(block, block_pattern(hash));
+    } else if constexpr (Kernels == kernel_set::avx2) {
+        return probes == probe_scheme::bits_anywhere ? avx2_anywhere_contains(block, hash, hash_count)
+                                                     : avx2_block_contains(block, block_pattern(hash));
+    } else
+#endif
+    {
+        return probes == probe_scheme::bits_anywhere ? anywhere_block_contains(block, hash, hash_count)
+                                                     : block_contains(block, block_pattern(hash));
+    }
+}
+
+/// Sets the item's bits in `block` (see item_in_block); true if any was clear before. `Broadcast` picks how
+/// the AVX-512 bits_anywhere kernel builds its masks (bit_broadcast); every choice sets the same bits.
+template <bit_broadcast Broadcast = bit_broadcast::from_memory, kernel_set Kernels = kernel_set::chosen>
+BLOOM_FORCE_INLINE bool add_item_to_block(std::uint64_t* block, std::uint64_t hash, probe_scheme probes,
+                                          unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    if constexpr (Kernels == kernel_set::avx512) {
+        return probes == probe_scheme::bits_anywhere
+                   ? avx512_anywhere_insert<Broadcast>(block, hash, hash_count)
+                   : avx512_block_insert(block, block_pattern(hash));
+    } else if constexpr (Kernels == kernel_set::avx2) {
+        return probes == probe_scheme::bits_anywhere ? avx2_anywhere_insert(block, hash, hash_count)
+                                                     : avx2_block_insert(block, block_pattern(hash));
+    } else
+#endif
+    {
+        return probes == probe_scheme::bits_anywhere
+                   ? anywhere_block_insert<Broadcast>(block, hash, hash_count)
+                   : block_insert(block, block_pattern(hash));
+    }
+}
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+// `body` with the AVX-512 (AVX2) kernels, compiled for that instruction set as a whole: `flatten` inlines
+// everything `body` calls, the hashing, the loop and the kernels, into this one `target` function.
+template <class Body>
+__attribute__((target("avx512f"), flatten)) decltype(auto) run_with_avx512_kernels(Body& body) {
+    return body(kernel_set_tag<kernel_set::avx512>{});
+}
+template <class Body>
+__attribute__((target("avx2"), flatten)) decltype(auto) run_with_avx2_kernels(Body& body) {
+    return body(kernel_set_tag<kernel_set::avx2>{});
+}
+#endif
+
+/// Calls `body(kernel_set_tag<K>{})` with the kernel set a whole loop of blocked steps should run. In a
+/// build for plain x86-64 that is the widest set this CPU runs, and `body` is compiled for it as a whole:
+/// one dispatch per call instead of one per item (bulk operations at -O2 took 1.45-2.0x those of
+/// -march=native with a kernel call per item). Elsewhere it is `chosen`, inlined anyway.
+template <class Body>
+BLOOM_FORCE_INLINE decltype(auto) with_block_kernels(Body&& body) {
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return run_with_avx512_kernels(body);
+    case run_time_kernel::avx2:
+        return run_with_avx2_kernels(body);
+    default:
+        break;
+    }
+#endif
+    return body(kernel_set_tag<kernel_set::chosen>{});
+}
+
+// ---- concurrent filters: the SIMD kernels on shared words ----
+//
+// A concurrent filter's block may be gaining bits from other threads while it is looked up. The SIMD
+// kernels read it with the vector loads they would make on a plain block, written as assembly: to C++ a
+// vector load of std::atomic words is a data race, but the CPU reads each aligned 64-bit word of it in one
+// access (x86's guarantee for aligned quadwords), so every word is a value it held during the lookup,
+// exactly what eight relaxed loads give. The scalar kernel over relaxed loads made concurrent lookups 2.2x
+// as slow as plain ones; copying eight relaxed loads into an array for the SIMD kernel was slower still
+// (eight narrow stores cannot forward to one wide load). The copy below is the loaded register stored to
+// the stack, which the compiler folds into the kernel's own load.
+#if defined(__GNUC__) || defined(__clang__)
+#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+#        define BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS 1
+#    endif
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+static_assert(sizeof(atomic_word) == sizeof(std::uint64_t) && atomic_word::is_always_lock_free,
+              "the shared block kernels read std::atomic words as plain ones");
+
+/// The `Words` 64-bit words at `words`, as the memory operand of a load written in assembly.
+template <unsigned Words>
+[[nodiscard]] BLOOM_FORCE_INLINE const
+std::uint64_t (&shared_memory(const atomic_word* words) noexcept)[Words] {
+    return *reinterpret_cast<const std::uint64_t(*)[Words]>(words);
+}
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool avx512_shared_item_in_block(const atomic_word* block,
+                                                                          std::uint64_t hash,
+                                                                          probe_scheme probes,
+                                                                          unsigned hash_count) noexcept {
+    __m512i words;
+    // {AT&T|Intel} operand orders: either assembler dialect the user compiles with.
+    __asm__("vmovdqu64 {%1, %0|%0, %1}" : "=v"(words) : "m"(shared_memory<8>(block)));
+    alignas(64) std::uint64_t copy[block_word_count];
+    _mm512_store_si512(copy, words);
+    return probes == probe_scheme::bits_anywhere ? avx512_anywhere_contains(copy, hash, hash_count)
+                                                 : avx512_block_contains(copy, block_pattern(hash));
+}
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool avx2_shared_item_in_block(const atomic_word* block,
+                                                                      std::uint64_t hash, probe_scheme probes,
+                                                                      unsigned hash_count) noexcept {
+    __m256i low;
+    __m256i high;
+    __asm__("vmovdqu {%1, %0|%0, %1}" : "=x"(low) : "m"(shared_memory<4>(block)));
+    __asm__("vmovdqu {%1, %0|%0, %1}" : "=x"(high) : "m"(shared_memory<4>(block + 4)));
+    alignas(64) std::uint64_t copy[block_word_count];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(copy), low);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(copy + 4), high);
+    return probes == probe_scheme::bits_anywhere ? avx2_anywhere_contains(copy, hash, hash_count)
+                                                 : avx2_block_contains(copy, block_pattern(hash));
+}
+#endif
+
+/// item_in_block by the portable kernels, over a word accessor (the concurrent filter's relaxed loads).
+template <class Words>
+[[nodiscard]] bool scalar_item_in_block(const Words& block, std::uint64_t hash, probe_scheme probes,
+                                        unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere ? scalar_anywhere_contains(block, hash, hash_count)
+                                                 : scalar_block_contains(block, block_pattern(hash));
+}
+
+/// item_in_block on a concurrent filter's block (std::atomic words other threads may be setting bits in):
+/// the SIMD kernel this machine has, over the block as its vector loads read it, or the portable one over
+/// relaxed loads.
+[[nodiscard]] BLOOM_FORCE_INLINE bool shared_item_in_block(const atomic_word* block, std::uint64_t hash,
+                                                           probe_scheme probes,
+                                                           unsigned hash_count) noexcept {
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return avx512_shared_item_in_block(block, hash, probes, hash_count);
+#elif defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    switch (cpu_block_kernel()) {
+    case run_time_kernel::avx512:
+        return avx512_shared_item_in_block(block, hash, probes, hash_count);
+    case run_time_kernel::avx2:
+        return avx2_shared_item_in_block(block, hash, probes, hash_count);
+    default:
+        return scalar_item_in_block(relaxed_words{block}, hash, probes, hash_count);
+    }
+#elif defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+    return avx2_shared_item_in_block(block, hash, probes, hash_count);
+#else
+    return scalar_item_in_block(relaxed_words{block}, hash, probes, hash_count);
+#endif
+}
+
+/// add_item_to_block by the portable kernels, over a word accessor that reads and assigns each word once.
+template <class Words>
+bool scalar_add_item_to_block(Words&& block, std::uint64_t hash, probe_scheme probes,
+                              unsigned hash_count) noexcept {
+    return probes == probe_scheme::bits_anywhere
+               ? scalar_anywhere_insert(static_cast<Words&&>(block), hash, hash_count)
+               : scalar_block_insert(static_cast<Words&&>(block), block_pattern(hash));
+}
+
+} // namespace bloom::detail
+
+#endif // BLOOM_DETAIL_BLOCK_KERNELS_HPP
 
 // ======== include/bloom/detail/filter_base.hpp ======================================
 #ifndef BLOOM_DETAIL_FILTER_BASE_HPP
@@ -763,214 +1922,6 @@ using little_endian_words32 = little_endian_array<std::uint32_t>;
 } // namespace bloom::detail
 
 #endif // BLOOM_DETAIL_BYTE_ORDER_HPP
-
-// ======== include/bloom/detail/probe.hpp ============================================
-#ifndef BLOOM_DETAIL_PROBE_HPP
-#define BLOOM_DETAIL_PROBE_HPP
-
-// How a filter turns one 64-bit hash into its k bit positions, under either of the two probe schemes a
-// filter (and a saved file, header byte 80) may use; see bloom::probe_scheme in <bloom/sizing.hpp>.
-//
-// probe_scheme::mixed (every new filter): x_i = h + i*s over the 64-bit ring, with the step
-// s = h * 0x9e3779b97f4a7c15 (odd), and position i = multiply-shift of a one-round remix of x_i,
-// (x_i ^ x_i >> 32) * c. Kirsch & Mitzenmacher 2006 ("Less hashing, same performance") show that
-// g_i = h1 + i*h2 keeps the asymptotic rate of k independent hashes, but only asymptotically: positions
-// that are a linear function of i depend on two numbers per item, so on a small filter two items' whole
-// probe sets coincide with probability about 1/(k m^2) (REFERENCES.md: a floor no k pushes below, 7.7e-5
-// for one item at a 1e-5 target). The remix makes each position depend on all 64 bits of x_i, so probe
-// sets coincide only when the 64-bit hashes do, and the k probes behave as independent uniform
-// positions for every m from 1 to 2^64 - 1: the filter's rate is fill^k, and at capacity the formula's.
-//
-// probe_scheme::enhanced_double_hashing (files written before the mixed scheme, which must keep
-// answering as they were saved): g_i = h + i*s + c*(i^3 - i)/6 with s the hash rotated by 32 bits
-// (Dillinger & Manolios 2004), each g_i mapped by multiply-shift. Its step shares bits with its start,
-// which past 2^33 bits leaves the fill 0.5% below the ideal and the rate 6% above the formula.
-
-#include <cstddef>
-#include <cstdint>
-
-#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
-#    include <intrin.h>
-#endif
-
-namespace bloom {
-
-/// How a filter derives its k bit positions from an item's hash. A filter's scheme is part of its shape:
-/// saved with it (file byte 80), compared by compatible_with(). Each layout has an original scheme (0),
-/// which only filters loaded from old files use, and a current one (1), the default:
-/// - the classic layout (bloom_filter, counting_bloom_filter, their concurrent and view forms):
-///   enhanced_double_hashing (0) and mixed (1);
-/// - the blocked layout (blocked_bloom_filter and its concurrent and view forms): one_bit_per_word (0) and
-///   bits_anywhere (1), the same values under names that say what they place.
-enum class probe_scheme : std::uint8_t {
-    /// Enhanced double hashing, as filters saved before the mixed scheme use it (file byte 80 = 0). Loads of
-    /// those files keep it, so they answer as they did; new filters never use it.
-    enhanced_double_hashing = 0,
-    /// Double hashing over an independent step with each point remixed (file byte 80 = 1): the k positions
-    /// behave as independent uniform probes at every size. The default.
-    mixed = 1,
-    /// The blocked layout's original pattern (file byte 80 = 0): one bit in each of the block's eight 64-bit
-    /// words, so k is always 8. Loads of files saved before bits_anywhere keep it; new filters never use it.
-    one_bit_per_word = 0,
-    /// The blocked layout's pattern since (file byte 80 = 1): k bits, 1 to 16, anywhere in the 512-bit
-    /// block, k chosen from the bits per item. At 1% it needs about 9.9 bits per item where
-    /// one_bit_per_word needs 10.1 (docs/FORMAT.md). The default.
-    bits_anywhere = 1,
-};
-
-} // namespace bloom
-
-namespace bloom::detail {
-
-/// The blocked layout: 512-bit blocks (one cache line) of eight 64-bit words. An item sets its bits in one
-/// block: one bit in every word (probe_scheme::one_bit_per_word, k = 8), or k bits anywhere in the block
-/// (probe_scheme::bits_anywhere, k from 1 to max_block_hash_count).
-inline constexpr std::uint64_t block_bits = 512;
-inline constexpr unsigned block_word_count = 8;
-/// The most bits an item sets under bits_anywhere: one 512-bit register of 32-bit lanes tests them all.
-/// Past 16 the optimal k only helps beyond about 36 bits per item, where a classic filter is the better tool.
-inline constexpr unsigned max_block_hash_count = 16;
-
-/// Maps `value` onto [0, range) as floor(value * range / 2^64) (Lemire 2019), using its high bits.
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t reduce_to_range(std::uint64_t value,
-                                                               std::uint64_t range) noexcept {
-#if defined(__SIZEOF_INT128__)
-    // __extension__ keeps -Wpedantic quiet about the non-standard 128-bit type.
-    __extension__ using wide = unsigned __int128;
-    return static_cast<std::uint64_t>((static_cast<wide>(value) * range) >> 64);
-#elif defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
-    return __umulh(value, range);
-#else
-    const std::uint64_t a_low = value & 0xffffffffU, a_high = value >> 32;
-    const std::uint64_t b_low = range & 0xffffffffU, b_high = range >> 32;
-    const std::uint64_t low_low = a_low * b_low;
-    const std::uint64_t high_low = a_high * b_low;
-    const std::uint64_t low_high = a_low * b_high;
-    const std::uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffU) + low_high;
-    return a_high * b_high + (high_low >> 32) + (middle >> 32);
-#endif
-}
-
-/// The 128-bit product of `value` and `factor`, its two halves XORed: one multiply instruction on 64-bit
-/// targets, and each output bit depends on most input bits (the high half carries what the low half
-/// loses). The round of bloom::hash's integer path.
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t fold_multiply(std::uint64_t value,
-                                                             std::uint64_t factor) noexcept {
-#if defined(__SIZEOF_INT128__)
-    __extension__ using wide = unsigned __int128;
-    const wide product = static_cast<wide>(value) * factor;
-    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
-#else
-    return (value * factor) ^ reduce_to_range(value, factor);
-#endif
-}
-
-/// A 64-bit finaliser (the multiply-xorshift shape of MurmurHash3's fmix64): every input bit affects
-/// every output bit. Repairs hashers that do not avalanche.
-[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t value) noexcept {
-    value ^= value >> 33;
-    value *= 0xff51afd7ed558ccdULL;
-    value ^= value >> 33;
-    value *= 0xc4ceb9fe1a85ec53ULL;
-    value ^= value >> 33;
-    return value;
-}
-
-/// The k probe positions of one item under probe_scheme::enhanced_double_hashing, one at a time.
-class enhanced_double_hashing_probes {
-  public:
-    /// `hash` must be well mixed (every bit uniform). The step is the hash rotated by half its width.
-    explicit constexpr enhanced_double_hashing_probes(std::uint64_t hash) noexcept
-        : m_position(hash), m_step(((hash << 32) | (hash >> 32)) | 1) {}
-
-    /// The next position in [0, bit_count).
-    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
-        const std::uint64_t position = reduce_to_range(m_position, bit_count);
-        m_position += m_step;
-        m_step += ++m_index * cubic_scale;
-        return position;
-    }
-
-  private:
-    static constexpr std::uint64_t cubic_scale = 0x9e3779b97f4a7c15ULL; // 2^64 / golden ratio, odd
-
-    std::uint64_t m_position;
-    std::uint64_t m_step;
-    std::uint64_t m_index = 0;
-};
-
-/// The k probe positions of one item under probe_scheme::mixed, one at a time.
-class mixed_probes {
-  public:
-    /// `hash` must be well mixed. The step is the hash times an odd constant, itself odd so that the k
-    /// points x_i are distinct. Each point is remixed before it is used, so the step needs only to differ
-    /// from item to item: a full mix64 there cost 20% of a lookup in the cache. (The hash rotated by 32
-    /// bits does not do: x_1 = h + rotl(h, 32) has equal halves, which the fold below cancels, and past 2^33
-    /// bits that cost 0.2% of the fill.)
-    explicit constexpr mixed_probes(std::uint64_t hash) noexcept
-        : m_point(hash), m_step((hash * 0x9e3779b97f4a7c15ULL) | 1) {}
-
-    /// The next position in [0, bit_count).
-    [[nodiscard]] std::uint64_t next(std::uint64_t bit_count) noexcept {
-        // One xorshift-multiply round: the multiply carries every bit of the point into the high bits that
-        // multiply-shift reads, and the xorshift first folds the high half into the low one, so points that
-        // differ anywhere (not only in their high bits) land on unrelated positions.
-        std::uint64_t point = m_point;
-        point ^= point >> 32;
-        point *= 0xd6e8feb86659fd93ULL;
-        m_point += m_step;
-        return reduce_to_range(point, bit_count);
-    }
-
-  private:
-    std::uint64_t m_point;
-    std::uint64_t m_step;
-};
-
-/// Calls `body(probes)` with the probe sequence of `hash` under `scheme`: the one place that picks the
-/// sequence type, so every classic-layout kernel (insert, lookup, prefetch, count) is written once, as a
-/// generic lambda, and the scheme costs one predictable branch per item rather than one per probe.
-/// Left to the compiler's inlining on purpose: GCC keeps it out of line for lookups in a translation unit
-/// with several call sites, yet forcing it inline made classic bulk lookups 10-38% slower at 10^6 items
-/// (bloom_bench, GCC 12, -O3 -march=native) while single lookups moved by under 4%.
-template <class Body>
-decltype(auto) with_probes(probe_scheme scheme, std::uint64_t hash, Body&& body) {
-    if (scheme == probe_scheme::enhanced_double_hashing) {
-        return body(enhanced_double_hashing_probes(hash));
-    }
-    return body(mixed_probes(hash));
-}
-
-/// The classic layout's lookup: true if the k bits `hash` selects among `bit_count` bits are all set.
-/// `words[i]` yields word i: a plain pointer for a filter's own words, little_endian_words for a view.
-/// Probes are tested in groups of four without branching, then one branch per group. A branch per probe
-/// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
-/// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
-/// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
-template <class Words>
-[[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
-                                    probe_scheme scheme, std::uint64_t hash) noexcept {
-    return with_probes(scheme, hash, [&](auto probes) {
-        unsigned remaining = hash_count;
-        while (remaining != 0) {
-            const unsigned group = remaining < 4 ? remaining : 4;
-            std::uint64_t all_set = 1;
-            for (unsigned i = 0; i < group; ++i) {
-                const std::uint64_t position = probes.next(bit_count);
-                all_set &= words[static_cast<std::size_t>(position >> 6)] >> (position & 63);
-            }
-            if ((all_set & 1) == 0) {
-                return false;
-            }
-            remaining -= group;
-        }
-        return true;
-    });
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_PROBE_HPP
 
 // ======== include/bloom/detail/xxhash.hpp ===========================================
 #ifndef BLOOM_DETAIL_XXHASH_HPP
@@ -2459,6 +3410,10 @@ class filter_base {
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
+//
+// and may take a kernel_set (detail/block_kernels.hpp) in the four item steps above, as
+// `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool has_kernel_sets`:
+// its range forms are then compiled as a whole for the widest kernel set the CPU runs (with_block_kernels).
 
 // ======== include/bloom/detail/pipeline.hpp =========================================
 #ifndef BLOOM_DETAIL_PIPELINE_HPP
@@ -2507,7 +3462,7 @@ inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from
 /// Results are those of processing each item in order, one at a time (items are read once, so
 /// single-pass input iterators work).
 template <std::size_t Window, class Slot, class InputIt, class Stage, class Process>
-void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
+BLOOM_FORCE_INLINE void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
     static_assert(Window > 0);
     // One slot more than the window: an item is staged before the oldest is processed, so each
     // processing step has Window prefetches ahead of it in flight.
@@ -2534,8 +3489,8 @@ void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& proce
 /// process(hash) `Window` items later, as staged_for_each. When `ahead` is false (a structure in the
 /// cache: see prefetch_from_bytes) each item is hashed and processed in turn, with no prefetch.
 template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
-void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
-                        Process&& process) {
+BLOOM_FORCE_INLINE void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash,
+                                           Prefetch&& prefetch_lines, Process&& process) {
     if (!ahead) {
         for (; first != last; ++first) {
             process(hash(*first));
@@ -2544,11 +3499,11 @@ void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Pr
     }
     staged_for_each<Window, std::uint64_t>(
         first, last,
-        [&](const auto& item, std::uint64_t& slot) {
+        [&](const auto& item, std::uint64_t& slot) BLOOM_INLINE_LAMBDA {
             slot = hash(item);
             prefetch_lines(slot);
         },
-        [&](std::uint64_t slot) { process(slot); });
+        [&](std::uint64_t slot) BLOOM_INLINE_LAMBDA { process(slot); });
 }
 
 /// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
@@ -2563,6 +3518,7 @@ using enable_if_input_iterator_t = std::enable_if_t<
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <utility>
 
 namespace bloom::detail {
 
@@ -2579,7 +3535,13 @@ class filter_surface {
             "bloom: insert: the filter's Hasher cannot hash this key type; specialise bloom::hash<T> "
             "or pass a Hasher");
         derived().require_insertable("insert");
-        return derived().insert_hash(derived().hash_of(value));
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
+                return insert_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
+            });
+        } else {
+            return derived().insert_hash(derived().hash_of(value));
+        }
     }
 
     /// Inserts every value of [first, last), hashing a window ahead and prefetching: the same result as
@@ -2592,24 +3554,13 @@ class filter_surface {
         if (first != last) {
             derived().require_insertable("insert(first, last)");
         }
-        Derived& self = derived();
-        std::size_t inserted = 0;
-        if constexpr (has_bulk_slot<Derived>(0)) {
-            if (self.bulk_prefetches()) {
-                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
-                    first, last,
-                    [&self](const auto& value, auto& slot) {
-                        self.template stage_hash<true>(self.hash_of(value), slot);
-                    },
-                    [&](const auto& slot) { inserted += self.insert_slot(slot) ? 1 : 0; });
-                return inserted;
-            }
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) {
+                return insert_range<decltype(kernels)::value>(std::move(first), std::move(last));
+            });
+        } else {
+            return insert_range<kernel_set::chosen>(std::move(first), std::move(last));
         }
-        pipelined_for_each<Derived::bulk_window>(
-            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
-            [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
-            [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
-        return inserted;
     }
 
     /// Inserts every value of `values`, as insert(values.begin(), values.end()).
@@ -2622,7 +3573,13 @@ class filter_surface {
         static_assert(can_hash_v<typename Derived::hasher, K>,
                       "bloom: contains: the filter's Hasher cannot hash this key type; specialise "
                       "bloom::hash<T> or pass a Hasher");
-        return derived().contains_hash(derived().hash_of(value));
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
+                return contains_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
+            });
+        } else {
+            return derived().contains_hash(derived().hash_of(value));
+        }
     }
 
     /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one call
@@ -2634,32 +3591,115 @@ class filter_surface {
             can_hash_range_v<typename Derived::hasher, InputIt>,
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) {
+                return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
+                                                                std::move(out));
+            });
+        } else {
+            return contains_range<kernel_set::chosen>(std::move(first), std::move(last), std::move(out));
+        }
+    }
+
+  private:
+    // The range forms' loops, with the kind's steps run by the kernel set `Kernels` (kinds whose steps take
+    // one, has_kernel_sets, are compiled for a whole set in builds that choose it at run time).
+    template <kernel_set Kernels, class InputIt>
+    BLOOM_FORCE_INLINE std::size_t insert_range(InputIt first, InputIt last) {
+        Derived& self = derived();
+        std::size_t inserted = 0;
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot)
+                        BLOOM_INLINE_LAMBDA { self.template stage_hash<true>(self.hash_of(value), slot); },
+                    [&](const auto& slot)
+                        BLOOM_INLINE_LAMBDA { inserted += insert_slot_of<Kernels>(self, slot) ? 1 : 0; });
+                return inserted;
+            }
+        }
+        pipelined_for_each<Derived::bulk_window>(
+            self.bulk_prefetches(), first, last,
+            [&self](const auto& value) BLOOM_INLINE_LAMBDA { return self.hash_of(value); },
+            [&self](std::uint64_t hash) BLOOM_INLINE_LAMBDA { self.template prefetch_hash<true>(hash); },
+            [&](std::uint64_t hash)
+                BLOOM_INLINE_LAMBDA { inserted += insert_hash_of<Kernels>(self, hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    template <kernel_set Kernels, class InputIt, class OutputIt>
+    BLOOM_FORCE_INLINE OutputIt contains_range(InputIt first, InputIt last, OutputIt out) const {
         const Derived& self = derived();
         if constexpr (has_bulk_slot<Derived>(0)) {
             if (self.bulk_prefetches()) {
                 staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
                     first, last,
-                    [&self](const auto& value, auto& slot) {
-                        self.template stage_hash<false>(self.hash_of(value), slot);
-                    },
-                    [&](const auto& slot) {
-                        *out = self.contains_slot(slot);
+                    [&self](const auto& value, auto& slot)
+                        BLOOM_INLINE_LAMBDA { self.template stage_hash<false>(self.hash_of(value), slot); },
+                    [&](const auto& slot) BLOOM_INLINE_LAMBDA {
+                        *out = contains_slot_of<Kernels>(self, slot);
                         ++out;
                     });
                 return out;
             }
         }
         pipelined_for_each<Derived::bulk_window>(
-            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
-            [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
-            [&](std::uint64_t hash) {
-                *out = self.contains_hash(hash);
+            self.bulk_prefetches(), first, last,
+            [&self](const auto& value) BLOOM_INLINE_LAMBDA { return self.hash_of(value); },
+            [&self](std::uint64_t hash) BLOOM_INLINE_LAMBDA { self.template prefetch_hash<false>(hash); },
+            [&](std::uint64_t hash) BLOOM_INLINE_LAMBDA {
+                *out = contains_hash_of<Kernels>(self, hash);
                 ++out;
             });
         return out;
     }
 
-  private:
+    // A step by `Kernels`: the kind's plain step for kernel_set::chosen (every kind has it), its
+    // kernel_set template otherwise (only kinds with has_kernel_sets are given another set).
+    template <kernel_set Kernels>
+    BLOOM_FORCE_INLINE static bool insert_hash_of(Derived& self, std::uint64_t hash) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.insert_hash(hash);
+        } else {
+            return self.template insert_hash<Kernels>(hash);
+        }
+    }
+    template <kernel_set Kernels>
+    BLOOM_FORCE_INLINE static bool contains_hash_of(const Derived& self, std::uint64_t hash) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.contains_hash(hash);
+        } else {
+            return self.template contains_hash<Kernels>(hash);
+        }
+    }
+    template <kernel_set Kernels, class Slot>
+    BLOOM_FORCE_INLINE static bool insert_slot_of(Derived& self, const Slot& slot) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.insert_slot(slot);
+        } else {
+            return self.template insert_slot<Kernels>(slot);
+        }
+    }
+    template <kernel_set Kernels, class Slot>
+    BLOOM_FORCE_INLINE static bool contains_slot_of(const Derived& self, const Slot& slot) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.contains_slot(slot);
+        } else {
+            return self.template contains_slot<Kernels>(slot);
+        }
+    }
+
+    // Whether Derived's steps take a kernel_set (its static has_kernel_sets: the blocked filter's).
+    template <class D>
+    static constexpr auto has_kernel_sets(int) -> decltype(bool{D::has_kernel_sets}) {
+        return D::has_kernel_sets;
+    }
+    template <class D>
+    static constexpr bool has_kernel_sets(...) {
+        return false;
+    }
+
     // Whether Derived stages its bulk items in slots of its own (bulk_slot, stage_hash, contains_slot,
     // insert_slot: the classic filter keeps the probe positions it prefetched) rather than as hashes.
     // Detected here, in a member, as the kind's steps are private to all but its surface.
@@ -2854,6 +3894,8 @@ class basic_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
+    // Whether the steps below take a kernel_set (filter_surface then compiles its range forms for one).
+    static constexpr bool has_kernel_sets = Layout::has_kernel_sets;
 
     BLOOM_FORCE_INLINE void require_insertable(const char* call) const {
         this->require_bits(Layout::filter_name, call);
@@ -2875,14 +3917,27 @@ class basic_bloom_filter
 
     // An empty filter has no bits: Layout::lookup probes a static zero word or block instead, so it finds
     // nothing, without an early return (see there).
+    // `Kernels` (here and below): the layout's kernel set, where it has them (has_kernel_sets).
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_hash(std::uint64_t hash) const noexcept {
-        return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
-                              hash);
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            return Layout::lookup(this->words(), this->m_bit_count, this->m_hash_count, this->m_probe_scheme,
+                                  hash);
+        } else {
+            return Layout::template lookup<Kernels>(this->words(), this->m_bit_count, this->m_hash_count,
+                                                    this->m_probe_scheme, hash);
+        }
     }
 
     // Callers check for an empty filter first (require_bits).
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     BLOOM_FORCE_INLINE bool insert_hash(std::uint64_t hash) noexcept {
-        const bool was_new = Layout::insert(this->words(), this->geometry(), hash);
+        bool was_new = false;
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            was_new = Layout::insert(this->words(), this->geometry(), hash);
+        } else {
+            was_new = Layout::template insert<Kernels>(this->words(), this->geometry(), hash);
+        }
         this->count_insert(was_new);
         return was_new;
     }
@@ -2894,11 +3949,22 @@ class basic_bloom_filter
         Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
     }
     // Only staged past the cache, so never on an empty filter.
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {
-        return Layout::contains(this->words(), this->geometry(), slot);
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            return Layout::contains(this->words(), this->geometry(), slot);
+        } else {
+            return Layout::template contains<Kernels>(this->words(), this->geometry(), slot);
+        }
     }
+    template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     BLOOM_FORCE_INLINE bool insert_slot(const bulk_slot& slot) noexcept {
-        const bool was_new = Layout::insert(this->words(), this->geometry(), slot);
+        bool was_new = false;
+        if constexpr (Kernels == detail::kernel_set::chosen) {
+            was_new = Layout::insert(this->words(), this->geometry(), slot);
+        } else {
+            was_new = Layout::template insert<Kernels>(this->words(), this->geometry(), slot);
+        }
         this->count_insert(was_new);
         return was_new;
     }
@@ -2925,876 +3991,6 @@ class basic_bloom_filter
 // one relaxed load or store per word (wide loads would race); a saved record's little-endian bytes are
 // copied into an aligned block first.
 
-// ======== include/bloom/detail/atomic_words.hpp =====================================
-#ifndef BLOOM_DETAIL_ATOMIC_WORDS_HPP
-#define BLOOM_DETAIL_ATOMIC_WORDS_HPP
-
-// Words that many threads read and write: the word accessors through which the layouts' kernels (written
-// once, over any accessor) run on a concurrent filter's std::atomic words.
-//
-// Memory order. A filter makes no promise about other memory, only about its own bits, so bit loads,
-// stores and fetch_or are relaxed: each word's modification order alone decides what a reader sees. An
-// insert that has returned (happens-before a lookup, by whatever synchronisation the caller uses) is seen
-// by it; a lookup racing an insert of the same item may see some of its bits and answer "absent", which is
-// correct: the insert has not completed. Bits only ever go from 0 to 1 (clear() excepted, which must not
-// run concurrently), so no reader can see a bit set and later unset.
-
-#include <atomic>
-#include <cstddef>
-#include <cstdint>
-
-namespace bloom::detail {
-
-using atomic_word = std::atomic<std::uint64_t>;
-
-/// Words read with relaxed loads: `words[i]` is word i's value.
-struct relaxed_words {
-    const atomic_word* words;
-    [[nodiscard]] std::uint64_t operator[](std::size_t index) const noexcept {
-        return words[index].load(std::memory_order_relaxed);
-    }
-};
-
-/// Words read with relaxed loads and assigned with relaxed stores (`words[i] = value`). Only for words no
-/// other thread writes meanwhile (the caller holds their stripe): a load and a store are not one atomic
-/// update, but lookups may read them at any time.
-struct relaxed_word_refs {
-    atomic_word* words;
-
-    /// One word: converts to its value (a relaxed load), and assignment stores (a relaxed store).
-    struct reference {
-        atomic_word& word;
-        // Implicit, as std::vector<bool>::reference's, so the kernels read a word as they read a plain one.
-        operator std::uint64_t() const noexcept { return word.load(std::memory_order_relaxed); }
-        const reference& operator=(std::uint64_t value) const noexcept {
-            word.store(value, std::memory_order_relaxed);
-            return *this;
-        }
-    };
-    [[nodiscard]] reference operator[](std::size_t index) const noexcept { return {words[index]}; }
-};
-
-/// Sets the bits of `mask` in word `index`; returns those that were 0 before. A plain word is read and
-/// written once.
-inline std::uint64_t set_bits(std::uint64_t* words, std::size_t index, std::uint64_t mask) noexcept {
-    std::uint64_t& word = words[index];
-    const std::uint64_t missing = ~word & mask;
-    word |= mask;
-    return missing;
-}
-
-/// Sets the bits of `mask` in atomic word `index`, racing other writers of the word: loads first and
-/// fetch_ors only when a bit is missing, so re-inserts and shared bits cost no locked instruction.
-inline std::uint64_t set_bits(atomic_word* words, std::size_t index, std::uint64_t mask) noexcept {
-    atomic_word& word = words[index];
-    if ((word.load(std::memory_order_relaxed) & mask) == mask) {
-        return 0;
-    }
-    return ~word.fetch_or(mask, std::memory_order_relaxed) & mask;
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_ATOMIC_WORDS_HPP
-
-// ======== include/bloom/detail/block_kernels.hpp ====================================
-#ifndef BLOOM_DETAIL_BLOCK_KERNELS_HPP
-#define BLOOM_DETAIL_BLOCK_KERNELS_HPP
-
-// The blocked filter's inner step: test or set an item's bits inside one 512-bit block, by one of two
-// patterns (bloom::probe_scheme):
-//
-// - bits_anywhere, every new filter: k distinct bits (1 to 16, k chosen from the bits per item) anywhere
-//   in the block, probe i at a per-item bijection of the numbers mod 512 applied to i (anywhere_bit). The
-//   sixteen probes are computed at once in 16-bit lanes, and a permute fetches each probe's 32-bit word.
-//   Choosing k from the bits per item, as RocksDB's cache-local filter does, and keeping an item's bits
-//   distinct is what lets it reach 1% at about 9.9 bits per item where the fixed eight bits need 10.1.
-// - one_bit_per_word, files saved before: one bit in each of the block's eight 64-bit words, k = 8. Its
-//   48-bit `pattern` holds the eight bit indexes, six bits each: word i gets bit (pattern >> 6i) & 63, a
-//   per-lane variable shift (one instruction per four (AVX2) or eight (AVX-512) words).
-//
-// Bit b of a block is bit b % 64 of its 64-bit word b / 64, which on a little-endian machine is bit b % 32
-// of 32-bit word b / 32: the SIMD kernels read the block as sixteen 32-bit words.
-//
-// The kernel is chosen at compile time from the target's instruction set (AVX-512F, AVX2, SSE2, NEON).
-// A build for plain x86-64 (no -march, as distributions and CMake's default flags make) would get only
-// SSE2, whose lack of a per-lane shift made lookups 2.3x slower than AVX2's; there the AVX2 and AVX-512
-// kernels are compiled with GCC/Clang's `target` attribute and the widest one the CPU (and the OS's saved
-// register state) supports is chosen at run time, so ordinary builds get the fast kernel and older CPUs
-// still run.
-// BLOOM_DISABLE_SIMD forces the portable scalar one. Every kernel sets exactly the bits of the scalar one
-// (a golden test compares them), so filters built on any machine are interchangeable.
-
-#include <cstdint>
-
-#if !defined(BLOOM_DISABLE_SIMD)
-#    if defined(__AVX512F__)
-#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX512 1
-#    elif defined(__AVX2__)
-#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2 1
-#    elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#        define BLOOM_DETAIL_BLOCK_KERNEL_SSE2 1
-#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2 1
-#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME 1
-#        define BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME 1
-#    elif defined(__SSE2__) || defined(_M_X64)
-#        define BLOOM_DETAIL_BLOCK_KERNEL_SSE2 1
-#    elif defined(__ARM_NEON) && defined(__aarch64__)
-#        define BLOOM_DETAIL_BLOCK_KERNEL_NEON 1
-#        include <arm_neon.h>
-#    endif
-// GCC 12 reports false "may be used uninitialized" warnings inside its own AVX-512 intrinsics (GCC bug
-// 105593); silencing them for the intrinsic headers keeps -Werror builds with -march=native working.
-#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-#        if defined(__GNUC__) && !defined(__clang__)
-#            pragma GCC diagnostic push
-#            pragma GCC diagnostic ignored "-Wuninitialized"
-#            pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#        endif
-#        include <immintrin.h>
-#        if defined(__GNUC__) && !defined(__clang__)
-#            pragma GCC diagnostic pop
-#        endif
-#    endif
-#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-#        include <emmintrin.h>
-#    endif
-#endif
-
-// The AVX2 kernels: inlined where the compiler targets AVX2, separate `target("avx2")` functions where
-// they are chosen at run time (a function for another target cannot be inlined into its caller).
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-#    define BLOOM_DETAIL_AVX2_KERNEL __attribute__((target("avx2"))) inline
-#else
-#    define BLOOM_DETAIL_AVX2_KERNEL BLOOM_FORCE_INLINE
-#endif
-// Likewise the AVX-512 kernels: a build for plain x86-64 compiles them with `target("avx512f")` and runs
-// them on CPUs that have AVX-512 (its AVX2 inserts took 1.5x as long as -march=native's AVX-512 ones).
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
-#    define BLOOM_DETAIL_AVX512_KERNEL __attribute__((target("avx512f"))) inline
-#else
-#    define BLOOM_DETAIL_AVX512_KERNEL BLOOM_FORCE_INLINE
-#endif
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
-#    define BLOOM_DETAIL_HAS_AVX512_KERNELS 1
-#endif
-
-namespace bloom::detail {
-
-/// The first word of the block an item's hash selects, in a filter of `block_count` blocks: the hash's
-/// high bits by multiply-shift. Every filter of the blocked layout (plain, concurrent) calls this.
-[[nodiscard]] BLOOM_FORCE_INLINE std::uint64_t block_offset(std::uint64_t hash,
-                                                            std::uint64_t block_count) noexcept {
-    return reduce_to_range(hash, block_count) * block_word_count;
-}
-
-/// A block with no bit set: what an empty filter (no blocks) looks items up in, by the one_bit_per_word
-/// pattern, which finds nothing there whatever k is.
-alignas(64) inline constexpr std::uint64_t empty_block[block_word_count] = {};
-
-/// The item's in-block pattern: a remix of the whole hash, so it is independent of the block choice
-/// (bits shared between the two measurably raise the rate). Eight 6-bit fields, one per word.
-[[nodiscard]] constexpr std::uint64_t block_pattern(std::uint64_t hash) noexcept { return mix64(hash); }
-
-/// The mask of the pattern's bit in word `word` of a block.
-[[nodiscard]] constexpr std::uint64_t block_word_mask(std::uint64_t pattern, unsigned word) noexcept {
-    return std::uint64_t{1} << ((pattern >> (6 * word)) & 63);
-}
-
-/// Portable reference kernel: true if all eight bits of `pattern` are set in `block`. `block[i]` yields word
-/// i: a plain pointer, or the concurrent filter's relaxed loads (the SIMD kernels' wide loads would race).
-template <class Words>
-[[nodiscard]] inline bool scalar_block_contains(const Words& block, std::uint64_t pattern) noexcept {
-    // Each word is read once and its bit shifted down into bit 0, with no branch per word: a miss is a coin
-    // flip per word that a branch would mispredict. Unrolled by hand because GCC leaves the loop rolled
-    // around atomic loads, which costs the concurrent filter a third of an in-cache lookup.
-    const std::uint64_t all_set =
-        (block[0] >> (pattern & 63)) & (block[1] >> ((pattern >> 6) & 63)) &
-        (block[2] >> ((pattern >> 12) & 63)) & (block[3] >> ((pattern >> 18) & 63)) &
-        (block[4] >> ((pattern >> 24) & 63)) & (block[5] >> ((pattern >> 30) & 63)) &
-        (block[6] >> ((pattern >> 36) & 63)) & (block[7] >> ((pattern >> 42) & 63));
-    return (all_set & 1) != 0;
-}
-
-/// Portable reference kernel: sets the eight bits; returns true if any was clear before. `block[i]` is word
-/// i, read once and assigned once: a plain pointer, or the concurrent filter's relaxed loads and stores.
-template <class Words>
-inline bool scalar_block_insert(Words&& block, std::uint64_t pattern) noexcept {
-    std::uint64_t missing = 0;
-    for (unsigned word = 0; word < 8; ++word) {
-        const std::uint64_t mask = block_word_mask(pattern, word);
-        const std::uint64_t old = block[word];
-        missing |= ~old & mask;
-        block[word] = old | mask;
-    }
-    return missing != 0;
-}
-
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL __m512i avx512_block_masks(std::uint64_t pattern) noexcept {
-    const __m512i shifts = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
-    const __m512i indexes = _mm512_and_si512(
-        _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(pattern)), shifts), _mm512_set1_epi64(63));
-    return _mm512_sllv_epi64(_mm512_set1_epi64(1), indexes);
-}
-
-[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool avx512_block_contains(const std::uint64_t* block,
-                                                                    std::uint64_t pattern) noexcept {
-    const __m512i masks = avx512_block_masks(pattern);
-    // A lane's test bit is set where block & mask != 0: all eight set means all bits present.
-    return _mm512_test_epi64_mask(_mm512_loadu_si512(block), masks) == 0xff;
-}
-
-BLOOM_DETAIL_AVX512_KERNEL bool avx512_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
-    const __m512i masks = avx512_block_masks(pattern);
-    const __m512i words = _mm512_loadu_si512(block);
-    const bool was_new = _mm512_test_epi64_mask(words, masks) != 0xff;
-    _mm512_storeu_si512(block, _mm512_or_si512(words, masks));
-    return was_new;
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-struct avx2_block_masks {
-    __m256i low;  // words 0-3
-    __m256i high; // words 4-7
-};
-
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL avx2_block_masks avx2_masks_of(std::uint64_t pattern) noexcept {
-    const __m256i broadcast = _mm256_set1_epi64x(static_cast<long long>(pattern));
-    const __m256i six_bits = _mm256_set1_epi64x(63);
-    const __m256i one = _mm256_set1_epi64x(1);
-    const __m256i low_indexes =
-        _mm256_and_si256(_mm256_srlv_epi64(broadcast, _mm256_setr_epi64x(0, 6, 12, 18)), six_bits);
-    const __m256i high_indexes =
-        _mm256_and_si256(_mm256_srlv_epi64(broadcast, _mm256_setr_epi64x(24, 30, 36, 42)), six_bits);
-    return {_mm256_sllv_epi64(one, low_indexes), _mm256_sllv_epi64(one, high_indexes)};
-}
-
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool avx2_block_contains(const std::uint64_t* block,
-                                                                std::uint64_t pattern) noexcept {
-    const avx2_block_masks masks = avx2_masks_of(pattern);
-    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
-    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 4));
-    // testc(a, b) is 1 when (~a & b) == 0: every mask bit is present in the words.
-    return (_mm256_testc_si256(low, masks.low) & _mm256_testc_si256(high, masks.high)) != 0;
-}
-
-BLOOM_DETAIL_AVX2_KERNEL bool avx2_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
-    const avx2_block_masks masks = avx2_masks_of(pattern);
-    __m256i* const words = reinterpret_cast<__m256i*>(block);
-    const __m256i low = _mm256_loadu_si256(words);
-    const __m256i high = _mm256_loadu_si256(words + 1);
-    const bool was_new = (_mm256_testc_si256(low, masks.low) & _mm256_testc_si256(high, masks.high)) == 0;
-    _mm256_storeu_si256(words, _mm256_or_si256(low, masks.low));
-    _mm256_storeu_si256(words + 1, _mm256_or_si256(high, masks.high));
-    return was_new;
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-// SSE2 has no per-lane variable shift: the masks are built in scalar registers, the block is tested and
-// updated two words per instruction.
-[[nodiscard]] BLOOM_FORCE_INLINE __m128i sse2_mask_pair(std::uint64_t pattern, unsigned first_word) noexcept {
-    return _mm_set_epi64x(static_cast<long long>(block_word_mask(pattern, first_word + 1)),
-                          static_cast<long long>(block_word_mask(pattern, first_word)));
-}
-
-[[nodiscard]] BLOOM_FORCE_INLINE bool sse2_block_contains(const std::uint64_t* block,
-                                                          std::uint64_t pattern) noexcept {
-    const __m128i* const words = reinterpret_cast<const __m128i*>(block);
-    __m128i missing = _mm_setzero_si128();
-    for (unsigned pair = 0; pair < 4; ++pair) {
-        missing = _mm_or_si128(
-            missing, _mm_andnot_si128(_mm_loadu_si128(words + pair), sse2_mask_pair(pattern, 2 * pair)));
-    }
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(missing, _mm_setzero_si128())) == 0xffff;
-}
-
-BLOOM_FORCE_INLINE bool sse2_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
-    __m128i* const words = reinterpret_cast<__m128i*>(block);
-    __m128i missing = _mm_setzero_si128();
-    for (unsigned pair = 0; pair < 4; ++pair) {
-        const __m128i masks = sse2_mask_pair(pattern, 2 * pair);
-        const __m128i current = _mm_loadu_si128(words + pair);
-        missing = _mm_or_si128(missing, _mm_andnot_si128(current, masks));
-        _mm_storeu_si128(words + pair, _mm_or_si128(current, masks));
-    }
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(missing, _mm_setzero_si128())) != 0xffff;
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
-// NEON shifts each lane by its own signed count (negative shifts right).
-[[nodiscard]] BLOOM_FORCE_INLINE uint64x2_t neon_mask_pair(uint64x2_t broadcast,
-                                                           unsigned first_word) noexcept {
-    const std::int64_t counts[2] = {-static_cast<std::int64_t>(6 * first_word),
-                                    -static_cast<std::int64_t>(6 * (first_word + 1))};
-    const uint64x2_t indexes = vandq_u64(vshlq_u64(broadcast, vld1q_s64(counts)), vdupq_n_u64(63));
-    return vshlq_u64(vdupq_n_u64(1), vreinterpretq_s64_u64(indexes));
-}
-
-[[nodiscard]] BLOOM_FORCE_INLINE bool neon_block_contains(const std::uint64_t* block,
-                                                          std::uint64_t pattern) noexcept {
-    const uint64x2_t broadcast = vdupq_n_u64(pattern);
-    uint64x2_t missing = vdupq_n_u64(0);
-    for (unsigned pair = 0; pair < 4; ++pair) {
-        missing =
-            vorrq_u64(missing, vbicq_u64(neon_mask_pair(broadcast, 2 * pair), vld1q_u64(block + 2 * pair)));
-    }
-    return (vgetq_lane_u64(missing, 0) | vgetq_lane_u64(missing, 1)) == 0;
-}
-
-BLOOM_FORCE_INLINE bool neon_block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
-    const uint64x2_t broadcast = vdupq_n_u64(pattern);
-    uint64x2_t missing = vdupq_n_u64(0);
-    for (unsigned pair = 0; pair < 4; ++pair) {
-        const uint64x2_t masks = neon_mask_pair(broadcast, 2 * pair);
-        const uint64x2_t current = vld1q_u64(block + 2 * pair);
-        missing = vorrq_u64(missing, vbicq_u64(masks, current));
-        vst1q_u64(block + 2 * pair, vorrq_u64(current, masks));
-    }
-    return (vgetq_lane_u64(missing, 0) | vgetq_lane_u64(missing, 1)) != 0;
-}
-#endif
-
-// ---- bits_anywhere ----
-
-/// Makes the compiler assume `object` changed in memory, so it reloads it from there: the insert kernels
-/// then broadcast each probe's bit with a load instead of shuffling it out of the register it was computed
-/// in.
-template <class T>
-BLOOM_FORCE_INLINE void keep_in_memory(T& object) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(object));
-#else
-    (void)object;
-#endif
-}
-
-/// Where the AVX-512 bits_anywhere insert kernel broadcasts each probe's bit from, to build the block's
-/// masks (the other kernels have one way each; every way sets the same bits):
-/// - from_memory: the probes' bits are stored to the stack and each is broadcast with a load, which leaves
-///   the shuffle port alone: the faster one where each insert's block is at hand (single inserts, and
-///   bulk inserts into a filter in the cache).
-/// - from_registers: each is permuted out of the register it was computed in. Bulk inserts past the cache
-///   keep dozens of block stores waiting for their lines, and the 64-byte store of the probes' bits per
-///   item queues behind them: at 10^7 items (12 MB) from_memory took 12.5-13.1 ns per bulk insert and
-///   from_registers 7.4-8.2 (Zen 5), while single inserts measured the other way round.
-enum class bit_broadcast { from_memory, from_registers };
-
-/// The per-item constants of the bits_anywhere pattern, from the item's 32-bit probe seed: two odd
-/// multipliers' worth of randomness mod 512 (a, c) and two offsets (b, d).
-struct anywhere_probe {
-    std::uint32_t a;
-    std::uint32_t b;
-    std::uint32_t c;
-    std::uint32_t d;
-};
-
-/// The probe seed s is the hash's low 32 bits: block_offset takes the block from the high bits
-/// (multiply-shift), so the block and the bits in it are independent. a = 2 (s mod 2^8) + 1,
-/// b = (s >> 8) mod 2^9, d = (s >> 17) mod 2^9, and c = 2 (t >> 24) + 1 with t = s * 0x9e3779b9 mod 2^32.
-[[nodiscard]] BLOOM_FORCE_INLINE constexpr anywhere_probe anywhere_probe_of(std::uint64_t hash) noexcept {
-    const auto seed = static_cast<std::uint32_t>(hash);
-    const std::uint32_t mixed = seed * 0x9e3779b9U;
-    return {((seed & 0xffU) << 1) | 1U, (seed >> 8) & 511U, ((mixed >> 24) << 1) | 1U, (seed >> 17) & 511U};
-}
-
-/// The block bit, 0 to 511, of probe `i`: x = (a i + b) mod 512, x = x xor d, x = x xor (x >> 4), bit =
-/// c x mod 512. Each step is a bijection of the numbers mod 512, so an item's k bits are k distinct bits.
-/// Distinct bits measure the rate of random k-subsets of the block (the rate formula's model, 0.0822% at
-/// 16 bits per item); k independent probes, which may repeat a bit, measure 0.0844%; without the xorshift
-/// the subsets are visibly structured (0.0865%). One multiply per probe, and all arithmetic is mod 2^16
-/// before the final mask, so SIMD computes sixteen probes in 16-bit lanes.
-[[nodiscard]] BLOOM_FORCE_INLINE constexpr unsigned anywhere_bit(const anywhere_probe& probe,
-                                                                 unsigned i) noexcept {
-    std::uint32_t x = ((probe.a * i + probe.b) & 511U) ^ probe.d;
-    x ^= x >> 4;
-    return (x * probe.c) & 511U;
-}
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-/// All sixteen probes' bits at once, in 16-bit lanes (anywhere_bit, lane i = probe i).
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_bits(std::uint64_t hash) noexcept {
-    const anywhere_probe probe = anywhere_probe_of(hash);
-    const __m256i nine_bits = _mm256_set1_epi16(511);
-    const __m256i probes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    __m256i x = _mm256_and_si256(
-        _mm256_add_epi16(_mm256_mullo_epi16(probes, _mm256_set1_epi16(static_cast<short>(probe.a))),
-                         _mm256_set1_epi16(static_cast<short>(probe.b))),
-        nine_bits);
-    x = _mm256_xor_si256(x, _mm256_set1_epi16(static_cast<short>(probe.d)));
-    x = _mm256_xor_si256(x, _mm256_srli_epi16(x, 4));
-    return _mm256_and_si256(_mm256_mullo_epi16(x, _mm256_set1_epi16(static_cast<short>(probe.c))), nine_bits);
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-// Eight probes' bits from `first`, in 16-bit lanes (SSE2: every x86-64 CPU).
-[[nodiscard]] BLOOM_FORCE_INLINE __m128i sse2_anywhere_bits(const anywhere_probe& probe,
-                                                            short first) noexcept {
-    const __m128i nine_bits = _mm_set1_epi16(511);
-    const __m128i probes = _mm_add_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), _mm_set1_epi16(first));
-    __m128i x =
-        _mm_and_si128(_mm_add_epi16(_mm_mullo_epi16(probes, _mm_set1_epi16(static_cast<short>(probe.a))),
-                                    _mm_set1_epi16(static_cast<short>(probe.b))),
-                      nine_bits);
-    x = _mm_xor_si128(x, _mm_set1_epi16(static_cast<short>(probe.d)));
-    x = _mm_xor_si128(x, _mm_srli_epi16(x, 4));
-    return _mm_and_si128(_mm_mullo_epi16(x, _mm_set1_epi16(static_cast<short>(probe.c))), nine_bits);
-}
-#endif
-
-/// The block bits of the item's first `hash_count` probes (anywhere_bit), into `bits`: eight or sixteen at
-/// once in 16-bit SIMD lanes where the target has them (every x86-64 and ARMv8 CPU). Computing them one by
-/// one, interleaved with the updates, made inserts five times slower than the one_bit_per_word kernel.
-BLOOM_FORCE_INLINE void anywhere_bits(std::uint64_t hash, unsigned hash_count,
-                                      std::uint16_t (&bits)[max_block_hash_count]) noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512) ||                                                             \
-    (defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2) && !defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME))
-    (void)hash_count;
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits), avx2_anywhere_bits(hash));
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-    const anywhere_probe probe = anywhere_probe_of(hash);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(bits), sse2_anywhere_bits(probe, 0));
-    if (hash_count > 8) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(bits + 8), sse2_anywhere_bits(probe, 8));
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
-    const anywhere_probe probe = anywhere_probe_of(hash);
-    const uint16x8_t nine_bits = vdupq_n_u16(511);
-    const std::uint16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    for (unsigned first = 0; first < hash_count; first += 8) {
-        const uint16x8_t probes = vaddq_u16(vld1q_u16(lanes), vdupq_n_u16(static_cast<std::uint16_t>(first)));
-        uint16x8_t x = vandq_u16(vmlaq_u16(vdupq_n_u16(static_cast<std::uint16_t>(probe.b)), probes,
-                                           vdupq_n_u16(static_cast<std::uint16_t>(probe.a))),
-                                 nine_bits);
-        x = veorq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.d)));
-        x = veorq_u16(x, vshrq_n_u16(x, 4));
-        vst1q_u16(bits + first,
-                  vandq_u16(vmulq_u16(x, vdupq_n_u16(static_cast<std::uint16_t>(probe.c))), nine_bits));
-    }
-#else
-    const anywhere_probe probe = anywhere_probe_of(hash);
-    for (unsigned i = 0; i < hash_count; ++i) {
-        bits[i] = static_cast<std::uint16_t>(anywhere_bit(probe, i));
-    }
-#endif
-}
-
-/// Portable reference kernel: true if all `hash_count` bits of the item with `hash` are set in `block`
-/// (`block[i]` yields 64-bit word i: a plain pointer or relaxed atomic loads). No branch per probe.
-template <class Words>
-[[nodiscard]] inline bool scalar_anywhere_contains(const Words& block, std::uint64_t hash,
-                                                   unsigned hash_count) noexcept {
-    std::uint16_t bits[max_block_hash_count];
-    anywhere_bits(hash, hash_count, bits);
-    std::uint64_t missing = 0;
-    for (unsigned i = 0; i < hash_count; ++i) {
-        missing |= ~(static_cast<std::uint64_t>(block[bits[i] / 64U]) >> (bits[i] % 64U));
-    }
-    return (missing & 1) == 0;
-}
-
-/// Portable kernel, and the one every machine inserts with: sets the item's bits; true if any was clear
-/// before. `block[i]` is word i (a plain pointer, or the concurrent filter's relaxed loads and stores under
-/// its stripe lock). One read-modify-write per probe: gathering the bits into eight word masks first made
-/// GCC reload the masks with vector loads that cannot forward from the scalar stores (3x slower inserts).
-template <class Words>
-inline bool scalar_anywhere_insert(Words&& block, std::uint64_t hash, unsigned hash_count) noexcept {
-    std::uint16_t bits[max_block_hash_count];
-    anywhere_bits(hash, hash_count, bits);
-    std::uint64_t missing = 0;
-    for (unsigned i = 0; i < hash_count; ++i) {
-        const unsigned bit = bits[i];
-        const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
-        const std::uint64_t old = block[bit / 64];
-        missing |= ~old & mask;
-        block[bit / 64] = old | mask;
-    }
-    return missing != 0;
-}
-
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool
-avx512_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned hash_count) noexcept {
-    const __m512i bits = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
-    // Lane i gets the 32-bit word probe i falls in (the permute reads the low four bits of each index).
-    const __m512i words = _mm512_permutexvar_epi32(_mm512_srli_epi32(bits, 5), _mm512_loadu_si512(block));
-    // 1 rotated by the bit's low five bits is its mask in the word: no masking of the count, and the test
-    // sets a probe's mask bit where its bit is present (two instructions fewer than shift, and-not, test).
-    const __m512i masks = _mm512_rolv_epi32(_mm512_set1_epi32(1), bits);
-    const auto probes = static_cast<__mmask16>((1U << hash_count) - 1);
-    return _mm512_mask_test_epi32_mask(probes, words, masks) == probes;
-}
-
-#endif
-
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-// Sets the item's bits with one read-modify-write of the block. The masks are built in registers: for each
-// probe, every 32-bit word w gets 1 << (bit - 32 w), which a variable shift makes 0 wherever bit - 32 w is
-// outside [0, 32) (negative counts wrap to huge ones). Setting the k bits one word at a time was 4x slower
-// than the one_bit_per_word kernel: k loads and stores of one line in flight together. Each probe's bit
-// is broadcast from the stored array (a load) rather than permuted out of a register (a shuffle, the
-// scarcest port): inserts at 10^6 items went from 10.2 to 8.3 ns.
-template <bit_broadcast Broadcast = bit_broadcast::from_memory>
-BLOOM_DETAIL_AVX512_KERNEL bool avx512_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
-                                                       unsigned hash_count) noexcept {
-    const __m512i bit_lanes = _mm512_cvtepu16_epi32(avx2_anywhere_bits(hash));
-    std::uint32_t bits[max_block_hash_count];
-    if constexpr (Broadcast == bit_broadcast::from_memory) {
-        _mm512_storeu_si512(bits, bit_lanes);
-        keep_in_memory(bits);
-    }
-    const __m512i minus_word_starts = _mm512_setr_epi32(0, -32, -64, -96, -128, -160, -192, -224, -256, -288,
-                                                        -320, -352, -384, -416, -448, -480);
-    const __m512i one = _mm512_set1_epi32(1);
-    __m512i masks = _mm512_setzero_si512();
-    BLOOM_DETAIL_UNROLL(16)
-    for (unsigned i = 0; i < hash_count; ++i) {
-        __m512i bit;
-        if constexpr (Broadcast == bit_broadcast::from_memory) {
-            bit = _mm512_set1_epi32(static_cast<int>(bits[i]));
-        } else {
-            bit = _mm512_permutexvar_epi32(_mm512_set1_epi32(static_cast<int>(i)), bit_lanes);
-        }
-        masks = _mm512_or_si512(masks, _mm512_sllv_epi32(one, _mm512_add_epi32(minus_word_starts, bit)));
-    }
-    const __m512i old = _mm512_loadu_si512(block);
-    const __m512i updated = _mm512_or_si512(old, masks);
-    _mm512_storeu_si512(block, updated);
-    return _mm512_cmpneq_epi32_mask(updated, old) != 0;
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-// Eight probes' bits (32-bit lanes), probes `first` to `first + 7`: the lanes of their bits that are clear
-// in the block (zero where set or where the probe is past k).
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_anywhere_missing(__m256i low, __m256i high, __m256i bits,
-                                                                     unsigned first,
-                                                                     unsigned hash_count) noexcept {
-    const __m256i indexes = _mm256_srli_epi32(bits, 5);
-    // Each half of the block answers for the low three index bits; bit 3, moved to the sign, picks the half
-    // (blendv_ps selects whole 32-bit lanes by their sign bit; blendv_epi8 would select bytes).
-    const __m256i words =
-        _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(low, indexes)),
-                                             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(high, indexes)),
-                                             _mm256_castsi256_ps(_mm256_slli_epi32(indexes, 28))));
-    const __m256i masks =
-        _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_and_si256(bits, _mm256_set1_epi32(31)));
-    const __m256i used = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(hash_count - first)),
-                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm256_and_si256(_mm256_andnot_si256(words, masks), used);
-}
-
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool
-avx2_anywhere_contains(const std::uint64_t* block, std::uint64_t hash, unsigned hash_count) noexcept {
-    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
-    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 4));
-    const __m256i bits = avx2_anywhere_bits(hash);
-    __m256i missing =
-        avx2_anywhere_missing(low, high, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits)), 0, hash_count);
-    if (hash_count > 8) { // the same way for every item of a filter: predicted
-        missing = _mm256_or_si256(
-            missing, avx2_anywhere_missing(
-                         low, high, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits, 1)), 8, hash_count));
-    }
-    return _mm256_testz_si256(missing, missing) != 0;
-}
-
-// As avx512_anywhere_insert, in two halves of eight 32-bit words. The bits are always broadcast from
-// memory: its two 32-byte stores did not slow bulk inserts past the cache, where permutes did (9.3 against
-// 8.1 ns at 10^7 items, -march=haswell on the machine of bit_broadcast's figures).
-BLOOM_DETAIL_AVX2_KERNEL bool avx2_anywhere_insert(std::uint64_t* block, std::uint64_t hash,
-                                                   unsigned hash_count) noexcept {
-    const __m256i bits16 = avx2_anywhere_bits(hash);
-    std::uint32_t bits[max_block_hash_count];
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits),
-                        _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bits16)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bits + 8),
-                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(bits16, 1)));
-    keep_in_memory(bits);
-    const __m256i low_starts = _mm256_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224);
-    const __m256i high_starts = _mm256_setr_epi32(256, 288, 320, 352, 384, 416, 448, 480);
-    const __m256i one = _mm256_set1_epi32(1);
-    __m256i low = _mm256_setzero_si256();
-    __m256i high = _mm256_setzero_si256();
-    for (unsigned i = 0; i < hash_count; ++i) {
-        const __m256i bit = _mm256_set1_epi32(static_cast<int>(bits[i]));
-        low = _mm256_or_si256(low, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, low_starts)));
-        high = _mm256_or_si256(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(bit, high_starts)));
-    }
-    __m256i* const words = reinterpret_cast<__m256i*>(block);
-    const __m256i old_low = _mm256_loadu_si256(words);
-    const __m256i old_high = _mm256_loadu_si256(words + 1);
-    const bool was_new = (_mm256_testc_si256(old_low, low) & _mm256_testc_si256(old_high, high)) == 0;
-    _mm256_storeu_si256(words, _mm256_or_si256(old_low, low));
-    _mm256_storeu_si256(words + 1, _mm256_or_si256(old_high, high));
-    return was_new;
-}
-#endif
-
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-/// The widest kernel this CPU runs (and whose registers the OS saves), in a build for plain x86-64.
-/// __builtin_cpu_supports reads the CPU model the compiler runtime fills in from a constructor that runs
-/// before ordinary ones (were it read earlier, its zeros would pick SSE2, which sets the same bits): a load
-/// and a test per call. A function-local static (a guard check) and a switch cost 1.2 ns of an 8 ns lookup.
-enum class run_time_kernel { sse2, avx2, avx512 };
-
-[[nodiscard]] BLOOM_FORCE_INLINE run_time_kernel cpu_block_kernel() noexcept {
-    return __builtin_cpu_supports("avx512f") != 0 ? run_time_kernel::avx512
-           : __builtin_cpu_supports("avx2") != 0  ? run_time_kernel::avx2
-                                                  : run_time_kernel::sse2;
-}
-
-/// True if this CPU runs AVX2 (every CPU with AVX-512 does).
-[[nodiscard]] inline bool cpu_runs_avx2() noexcept { return cpu_block_kernel() != run_time_kernel::sse2; }
-
-/// True if this CPU runs AVX-512F.
-[[nodiscard]] inline bool cpu_runs_avx512() noexcept { return cpu_block_kernel() == run_time_kernel::avx512; }
-#endif
-
-/// The kernel block_contains and block_insert use on this machine: "avx512", "avx2", "sse2", "neon" or
-/// "scalar".
-[[nodiscard]] inline const char* block_kernel_name() noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return "avx512";
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return "avx512";
-    case run_time_kernel::avx2:
-        return "avx2";
-    default:
-        return "sse2";
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-    return "avx2";
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-    return "sse2";
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
-    return "neon";
-#else
-    return "scalar";
-#endif
-}
-
-/// True if all eight bits of `pattern` are set in the 512-bit `block`, with this machine's kernel.
-[[nodiscard]] BLOOM_FORCE_INLINE bool block_contains(const std::uint64_t* block,
-                                                     std::uint64_t pattern) noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_block_contains(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return avx512_block_contains(block, pattern);
-    case run_time_kernel::avx2:
-        return avx2_block_contains(block, pattern);
-    default:
-        return sse2_block_contains(block, pattern);
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-    return avx2_block_contains(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-    return sse2_block_contains(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
-    return neon_block_contains(block, pattern);
-#else
-    return scalar_block_contains(block, pattern);
-#endif
-}
-
-/// Sets the eight bits of `pattern` in `block`, with this machine's kernel; true if any was clear before.
-BLOOM_FORCE_INLINE bool block_insert(std::uint64_t* block, std::uint64_t pattern) noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_block_insert(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return avx512_block_insert(block, pattern);
-    case run_time_kernel::avx2:
-        return avx2_block_insert(block, pattern);
-    default:
-        return sse2_block_insert(block, pattern);
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-    return avx2_block_insert(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_SSE2)
-    return sse2_block_insert(block, pattern);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_NEON)
-    return neon_block_insert(block, pattern);
-#else
-    return scalar_block_insert(block, pattern);
-#endif
-}
-
-/// True if all `hash_count` bits of the item with `hash` are set in the 512-bit `block`, with this
-/// machine's kernel (AVX-512 or AVX2; the scalar kernel elsewhere, which SSE2 and NEON would not beat).
-[[nodiscard]] BLOOM_FORCE_INLINE bool anywhere_block_contains(const std::uint64_t* block, std::uint64_t hash,
-                                                              unsigned hash_count) noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_anywhere_contains(block, hash, hash_count);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return avx512_anywhere_contains(block, hash, hash_count);
-    case run_time_kernel::avx2:
-        return avx2_anywhere_contains(block, hash, hash_count);
-    default:
-        return scalar_anywhere_contains(block, hash, hash_count);
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-    return avx2_anywhere_contains(block, hash, hash_count);
-#else
-    return scalar_anywhere_contains(block, hash, hash_count);
-#endif
-}
-
-/// Sets the item's `hash_count` bits in `block`, with this machine's kernel; true if any was clear before.
-template <bit_broadcast Broadcast = bit_broadcast::from_memory>
-BLOOM_FORCE_INLINE bool anywhere_block_insert(std::uint64_t* block, std::uint64_t hash,
-                                              unsigned hash_count) noexcept {
-#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return avx512_anywhere_insert<Broadcast>(block, hash, hash_count);
-    case run_time_kernel::avx2:
-        return avx2_anywhere_insert(block, hash, hash_count);
-    default:
-        return scalar_anywhere_insert(block, hash, hash_count);
-    }
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-    return avx2_anywhere_insert(block, hash, hash_count);
-#else
-    return scalar_anywhere_insert(block, hash, hash_count);
-#endif
-}
-
-/// True if every bit the item with `hash` sets in `block` under the blocked pattern `probes` (k =
-/// `hash_count`) is set, with this machine's kernel. The branch on the pattern goes the same way for
-/// every item of a filter.
-[[nodiscard]] BLOOM_FORCE_INLINE bool item_in_block(const std::uint64_t* block, std::uint64_t hash,
-                                                    probe_scheme probes, unsigned hash_count) noexcept {
-    return probes == probe_scheme::bits_anywhere ? anywhere_block_contains(block, hash, hash_count)
-                                                 : block_contains(block, block_pattern(hash));
-}
-
-/// Sets the item's bits in `block` (see item_in_block); true if any was clear before. `Broadcast` picks how
-/// the bits_anywhere kernels build their masks (bit_broadcast); every choice sets the same bits.
-template <bit_broadcast Broadcast = bit_broadcast::from_memory>
-BLOOM_FORCE_INLINE bool add_item_to_block(std::uint64_t* block, std::uint64_t hash, probe_scheme probes,
-                                          unsigned hash_count) noexcept {
-    return probes == probe_scheme::bits_anywhere ? anywhere_block_insert<Broadcast>(block, hash, hash_count)
-                                                 : block_insert(block, block_pattern(hash));
-}
-
-// ---- concurrent filters: the SIMD kernels on shared words ----
-//
-// A concurrent filter's block may be gaining bits from other threads while it is looked up. The SIMD
-// kernels read it with the vector loads they would make on a plain block, written as assembly: to C++ a
-// vector load of std::atomic words is a data race, but the CPU reads each aligned 64-bit word of it in one
-// access (x86's guarantee for aligned quadwords), so every word is a value it held during the lookup,
-// exactly what eight relaxed loads give. The scalar kernel over relaxed loads made concurrent lookups 2.2x
-// as slow as plain ones; copying eight relaxed loads into an array for the SIMD kernel was slower still
-// (eight narrow stores cannot forward to one wide load). The copy below is the loaded register stored to
-// the stack, which the compiler folds into the kernel's own load.
-#if defined(__GNUC__) || defined(__clang__)
-#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-#        define BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS 1
-#    endif
-#endif
-
-#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
-static_assert(sizeof(atomic_word) == sizeof(std::uint64_t) && atomic_word::is_always_lock_free,
-              "the shared block kernels read std::atomic words as plain ones");
-
-/// The `Words` 64-bit words at `words`, as the memory operand of a load written in assembly.
-template <unsigned Words>
-[[nodiscard]] BLOOM_FORCE_INLINE const
-std::uint64_t (&shared_memory(const atomic_word* words) noexcept)[Words] {
-    return *reinterpret_cast<const std::uint64_t(*)[Words]>(words);
-}
-#endif
-
-#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL bool avx512_shared_item_in_block(const atomic_word* block,
-                                                                          std::uint64_t hash,
-                                                                          probe_scheme probes,
-                                                                          unsigned hash_count) noexcept {
-    __m512i words;
-    // {AT&T|Intel} operand orders: either assembler dialect the user compiles with.
-    __asm__("vmovdqu64 {%1, %0|%0, %1}" : "=v"(words) : "m"(shared_memory<8>(block)));
-    alignas(64) std::uint64_t copy[block_word_count];
-    _mm512_store_si512(copy, words);
-    return probes == probe_scheme::bits_anywhere ? avx512_anywhere_contains(copy, hash, hash_count)
-                                                 : avx512_block_contains(copy, block_pattern(hash));
-}
-#endif
-
-#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
-[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL bool avx2_shared_item_in_block(const atomic_word* block,
-                                                                      std::uint64_t hash, probe_scheme probes,
-                                                                      unsigned hash_count) noexcept {
-    __m256i low;
-    __m256i high;
-    __asm__("vmovdqu {%1, %0|%0, %1}" : "=x"(low) : "m"(shared_memory<4>(block)));
-    __asm__("vmovdqu {%1, %0|%0, %1}" : "=x"(high) : "m"(shared_memory<4>(block + 4)));
-    alignas(64) std::uint64_t copy[block_word_count];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(copy), low);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(copy + 4), high);
-    return probes == probe_scheme::bits_anywhere ? avx2_anywhere_contains(copy, hash, hash_count)
-                                                 : avx2_block_contains(copy, block_pattern(hash));
-}
-#endif
-
-/// item_in_block by the portable kernels, over a word accessor (the concurrent filter's relaxed loads).
-template <class Words>
-[[nodiscard]] bool scalar_item_in_block(const Words& block, std::uint64_t hash, probe_scheme probes,
-                                        unsigned hash_count) noexcept {
-    return probes == probe_scheme::bits_anywhere ? scalar_anywhere_contains(block, hash, hash_count)
-                                                 : scalar_block_contains(block, block_pattern(hash));
-}
-
-/// item_in_block on a concurrent filter's block (std::atomic words other threads may be setting bits in):
-/// the SIMD kernel this machine has, over the block as its vector loads read it, or the portable one over
-/// relaxed loads.
-[[nodiscard]] BLOOM_FORCE_INLINE bool shared_item_in_block(const atomic_word* block, std::uint64_t hash,
-                                                           probe_scheme probes,
-                                                           unsigned hash_count) noexcept {
-#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return avx512_shared_item_in_block(block, hash, probes, hash_count);
-#elif defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
-    switch (cpu_block_kernel()) {
-    case run_time_kernel::avx512:
-        return avx512_shared_item_in_block(block, hash, probes, hash_count);
-    case run_time_kernel::avx2:
-        return avx2_shared_item_in_block(block, hash, probes, hash_count);
-    default:
-        return scalar_item_in_block(relaxed_words{block}, hash, probes, hash_count);
-    }
-#elif defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
-    return avx2_shared_item_in_block(block, hash, probes, hash_count);
-#else
-    return scalar_item_in_block(relaxed_words{block}, hash, probes, hash_count);
-#endif
-}
-
-/// add_item_to_block by the portable kernels, over a word accessor that reads and assigns each word once.
-template <class Words>
-bool scalar_add_item_to_block(Words&& block, std::uint64_t hash, probe_scheme probes,
-                              unsigned hash_count) noexcept {
-    return probes == probe_scheme::bits_anywhere
-               ? scalar_anywhere_insert(static_cast<Words&&>(block), hash, hash_count)
-               : scalar_block_insert(static_cast<Words&&>(block), block_pattern(hash));
-}
-
-} // namespace bloom::detail
-
-#endif // BLOOM_DETAIL_BLOCK_KERNELS_HPP
-
 #include <cstddef>
 #include <cstdint>
 
@@ -3809,6 +4005,9 @@ struct blocked_layout {
     static constexpr std::uint8_t format_kind = 2;
     /// Whether bits come in 512-bit blocks.
     static constexpr bool has_blocks = true;
+    /// Whether its steps take a kernel_set, so that a whole bulk loop can be compiled for one
+    /// (with_block_kernels).
+    static constexpr bool has_kernel_sets = true;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.
@@ -3852,9 +4051,13 @@ struct blocked_layout {
     }
 
     /// True if the item's bits are all set in its block: the SIMD kernel on a filter's own aligned words.
+    /// `Kernels` (here and below): which kernels, kernel_set::chosen unless the caller is compiled for one
+    /// set as a whole (with_block_kernels).
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool
     contains(const std::uint64_t* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return item_in_block(words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
+        return item_in_block<Kernels>(words + block_start(geometry, hash), hash, geometry.probes,
+                                      geometry.hash_count);
     }
     /// A filter's lookup: contains(), or for an empty filter (no blocks; its pattern empty_probes) a static
     /// zero block. The block pointer is selected rather than returned early from: an early return lets the
@@ -3862,12 +4065,13 @@ struct blocked_layout {
     /// that mispredicts on every mixed workload (3x slower in bloom_bench). Selected after the block's
     /// offset, and with the shape as separate values rather than a filter_geometry, which GCC kept on the
     /// stack: the one_bit_per_word bulk lookups measured 14% slower with both.
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool lookup(const std::uint64_t* words, std::uint64_t bit_count,
                                                         unsigned hash_count, probe_scheme probes,
                                                         std::uint64_t hash) noexcept {
         const std::uint64_t* const block =
             bit_count == 0 ? empty_block : words + block_offset(hash, bit_count / block_bits);
-        return item_in_block(block, hash, probes, hash_count);
+        return item_in_block<Kernels>(block, hash, probes, hash_count);
     }
     /// Concurrent words: the SIMD kernel on the block as its vector loads read it, where the machine has
     /// one (shared_item_in_block), else the scalar kernel over relaxed loads.
@@ -3889,10 +4093,11 @@ struct blocked_layout {
     }
 
     /// Sets the item's bits in its block; true if one was 0. The SIMD kernel on a filter's own words.
+    template <kernel_set Kernels = kernel_set::chosen>
     BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
                                           std::uint64_t hash) noexcept {
-        return add_item_to_block(words + block_start(geometry, hash), hash, geometry.probes,
-                                 geometry.hash_count);
+        return add_item_to_block<bit_broadcast::from_memory, Kernels>(
+            words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
     }
     /// The same on std::atomic words: the caller holds the block's stripe, so the scalar kernel's load and
     /// store of each word lose no other writer's bits.
@@ -3914,15 +4119,17 @@ struct blocked_layout {
         prefetch<ForWrite>(words, geometry, hash);
     }
     /// contains() of a staged item.
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool
     contains(const std::uint64_t* words, filter_geometry geometry, const bulk_slot& slot) noexcept {
-        return contains(words, geometry, slot.hash);
+        return contains<Kernels>(words, geometry, slot.hash);
     }
-    /// insert() of a staged item: with the window's block stores in flight, the bits_anywhere kernels
-    /// broadcast the probes' bits from registers (bit_broadcast).
+    /// insert() of a staged item: with the window's block stores in flight, the AVX-512 bits_anywhere
+    /// kernel broadcasts the probes' bits from registers (bit_broadcast).
+    template <kernel_set Kernels = kernel_set::chosen>
     BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
                                           const bulk_slot& slot) noexcept {
-        return add_item_to_block<bit_broadcast::from_registers>(
+        return add_item_to_block<bit_broadcast::from_registers, Kernels>(
             words + block_start(geometry, slot.hash), slot.hash, geometry.probes, geometry.hash_count);
     }
 
@@ -4028,6 +4235,8 @@ struct classic_layout {
     static constexpr std::uint8_t format_kind = 1;
     /// Whether bits come in 512-bit blocks.
     static constexpr bool has_blocks = false;
+    /// Whether its steps take a kernel_set (the blocked layout's do): no, it has no SIMD kernels to choose.
+    static constexpr bool has_kernel_sets = false;
     using default_allocator = std::allocator<std::uint64_t>;
     /// The probe scheme of an empty filter (no bits): any finds nothing in empty_word.
     static constexpr probe_scheme empty_probes = probe_scheme::mixed;

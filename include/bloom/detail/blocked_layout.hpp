@@ -34,6 +34,9 @@ struct blocked_layout {
     static constexpr std::uint8_t format_kind = 2;
     /// Whether bits come in 512-bit blocks.
     static constexpr bool has_blocks = true;
+    /// Whether its steps take a kernel_set, so that a whole bulk loop can be compiled for one
+    /// (with_block_kernels).
+    static constexpr bool has_kernel_sets = true;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.
@@ -77,9 +80,13 @@ struct blocked_layout {
     }
 
     /// True if the item's bits are all set in its block: the SIMD kernel on a filter's own aligned words.
+    /// `Kernels` (here and below): which kernels, kernel_set::chosen unless the caller is compiled for one
+    /// set as a whole (with_block_kernels).
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool
     contains(const std::uint64_t* words, filter_geometry geometry, std::uint64_t hash) noexcept {
-        return item_in_block(words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
+        return item_in_block<Kernels>(words + block_start(geometry, hash), hash, geometry.probes,
+                                      geometry.hash_count);
     }
     /// A filter's lookup: contains(), or for an empty filter (no blocks; its pattern empty_probes) a static
     /// zero block. The block pointer is selected rather than returned early from: an early return lets the
@@ -87,12 +94,13 @@ struct blocked_layout {
     /// that mispredicts on every mixed workload (3x slower in bloom_bench). Selected after the block's
     /// offset, and with the shape as separate values rather than a filter_geometry, which GCC kept on the
     /// stack: the one_bit_per_word bulk lookups measured 14% slower with both.
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool lookup(const std::uint64_t* words, std::uint64_t bit_count,
                                                         unsigned hash_count, probe_scheme probes,
                                                         std::uint64_t hash) noexcept {
         const std::uint64_t* const block =
             bit_count == 0 ? empty_block : words + block_offset(hash, bit_count / block_bits);
-        return item_in_block(block, hash, probes, hash_count);
+        return item_in_block<Kernels>(block, hash, probes, hash_count);
     }
     /// Concurrent words: the SIMD kernel on the block as its vector loads read it, where the machine has
     /// one (shared_item_in_block), else the scalar kernel over relaxed loads.
@@ -114,10 +122,11 @@ struct blocked_layout {
     }
 
     /// Sets the item's bits in its block; true if one was 0. The SIMD kernel on a filter's own words.
+    template <kernel_set Kernels = kernel_set::chosen>
     BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
                                           std::uint64_t hash) noexcept {
-        return add_item_to_block(words + block_start(geometry, hash), hash, geometry.probes,
-                                 geometry.hash_count);
+        return add_item_to_block<bit_broadcast::from_memory, Kernels>(
+            words + block_start(geometry, hash), hash, geometry.probes, geometry.hash_count);
     }
     /// The same on std::atomic words: the caller holds the block's stripe, so the scalar kernel's load and
     /// store of each word lose no other writer's bits.
@@ -139,15 +148,17 @@ struct blocked_layout {
         prefetch<ForWrite>(words, geometry, hash);
     }
     /// contains() of a staged item.
+    template <kernel_set Kernels = kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE static bool
     contains(const std::uint64_t* words, filter_geometry geometry, const bulk_slot& slot) noexcept {
-        return contains(words, geometry, slot.hash);
+        return contains<Kernels>(words, geometry, slot.hash);
     }
-    /// insert() of a staged item: with the window's block stores in flight, the bits_anywhere kernels
-    /// broadcast the probes' bits from registers (bit_broadcast).
+    /// insert() of a staged item: with the window's block stores in flight, the AVX-512 bits_anywhere
+    /// kernel broadcasts the probes' bits from registers (bit_broadcast).
+    template <kernel_set Kernels = kernel_set::chosen>
     BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
                                           const bulk_slot& slot) noexcept {
-        return add_item_to_block<bit_broadcast::from_registers>(
+        return add_item_to_block<bit_broadcast::from_registers, Kernels>(
             words + block_start(geometry, slot.hash), slot.hash, geometry.probes, geometry.hash_count);
     }
 

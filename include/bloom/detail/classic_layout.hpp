@@ -32,6 +32,8 @@ struct classic_layout {
     static constexpr std::uint8_t format_kind = 1;
     /// Whether bits come in 512-bit blocks.
     static constexpr bool has_blocks = false;
+    /// Whether its steps take a kernel_set (the blocked layout's do): no, it has no SIMD kernels to choose.
+    static constexpr bool has_kernel_sets = false;
     using default_allocator = std::allocator<std::uint64_t>;
     /// The probe scheme of an empty filter (no bits): any finds nothing in empty_word.
     static constexpr probe_scheme empty_probes = probe_scheme::mixed;

@@ -19,7 +19,12 @@
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
+//
+// and may take a kernel_set (detail/block_kernels.hpp) in the four item steps above, as
+// `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool has_kernel_sets`:
+// its range forms are then compiled as a whole for the widest kernel set the CPU runs (with_block_kernels).
 
+#include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/hash.hpp"
@@ -27,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <utility>
 
 namespace bloom::detail {
 
@@ -43,7 +49,13 @@ class filter_surface {
             "bloom: insert: the filter's Hasher cannot hash this key type; specialise bloom::hash<T> "
             "or pass a Hasher");
         derived().require_insertable("insert");
-        return derived().insert_hash(derived().hash_of(value));
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
+                return insert_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
+            });
+        } else {
+            return derived().insert_hash(derived().hash_of(value));
+        }
     }
 
     /// Inserts every value of [first, last), hashing a window ahead and prefetching: the same result as
@@ -56,24 +68,13 @@ class filter_surface {
         if (first != last) {
             derived().require_insertable("insert(first, last)");
         }
-        Derived& self = derived();
-        std::size_t inserted = 0;
-        if constexpr (has_bulk_slot<Derived>(0)) {
-            if (self.bulk_prefetches()) {
-                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
-                    first, last,
-                    [&self](const auto& value, auto& slot) {
-                        self.template stage_hash<true>(self.hash_of(value), slot);
-                    },
-                    [&](const auto& slot) { inserted += self.insert_slot(slot) ? 1 : 0; });
-                return inserted;
-            }
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) {
+                return insert_range<decltype(kernels)::value>(std::move(first), std::move(last));
+            });
+        } else {
+            return insert_range<kernel_set::chosen>(std::move(first), std::move(last));
         }
-        pipelined_for_each<Derived::bulk_window>(
-            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
-            [&self](std::uint64_t hash) { self.template prefetch_hash<true>(hash); },
-            [&](std::uint64_t hash) { inserted += self.insert_hash(hash) ? 1 : 0; });
-        return inserted;
     }
 
     /// Inserts every value of `values`, as insert(values.begin(), values.end()).
@@ -86,7 +87,13 @@ class filter_surface {
         static_assert(can_hash_v<typename Derived::hasher, K>,
                       "bloom: contains: the filter's Hasher cannot hash this key type; specialise "
                       "bloom::hash<T> or pass a Hasher");
-        return derived().contains_hash(derived().hash_of(value));
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
+                return contains_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
+            });
+        } else {
+            return derived().contains_hash(derived().hash_of(value));
+        }
     }
 
     /// Writes contains(value) for every value of [first, last) to `out`, in order: the answers of one call
@@ -98,32 +105,115 @@ class filter_surface {
             can_hash_range_v<typename Derived::hasher, InputIt>,
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
+        if constexpr (has_kernel_sets<Derived>(0)) {
+            return with_block_kernels([&](auto kernels) {
+                return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
+                                                                std::move(out));
+            });
+        } else {
+            return contains_range<kernel_set::chosen>(std::move(first), std::move(last), std::move(out));
+        }
+    }
+
+  private:
+    // The range forms' loops, with the kind's steps run by the kernel set `Kernels` (kinds whose steps take
+    // one, has_kernel_sets, are compiled for a whole set in builds that choose it at run time).
+    template <kernel_set Kernels, class InputIt>
+    BLOOM_FORCE_INLINE std::size_t insert_range(InputIt first, InputIt last) {
+        Derived& self = derived();
+        std::size_t inserted = 0;
+        if constexpr (has_bulk_slot<Derived>(0)) {
+            if (self.bulk_prefetches()) {
+                staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
+                    first, last,
+                    [&self](const auto& value, auto& slot)
+                        BLOOM_INLINE_LAMBDA { self.template stage_hash<true>(self.hash_of(value), slot); },
+                    [&](const auto& slot)
+                        BLOOM_INLINE_LAMBDA { inserted += insert_slot_of<Kernels>(self, slot) ? 1 : 0; });
+                return inserted;
+            }
+        }
+        pipelined_for_each<Derived::bulk_window>(
+            self.bulk_prefetches(), first, last,
+            [&self](const auto& value) BLOOM_INLINE_LAMBDA { return self.hash_of(value); },
+            [&self](std::uint64_t hash) BLOOM_INLINE_LAMBDA { self.template prefetch_hash<true>(hash); },
+            [&](std::uint64_t hash)
+                BLOOM_INLINE_LAMBDA { inserted += insert_hash_of<Kernels>(self, hash) ? 1 : 0; });
+        return inserted;
+    }
+
+    template <kernel_set Kernels, class InputIt, class OutputIt>
+    BLOOM_FORCE_INLINE OutputIt contains_range(InputIt first, InputIt last, OutputIt out) const {
         const Derived& self = derived();
         if constexpr (has_bulk_slot<Derived>(0)) {
             if (self.bulk_prefetches()) {
                 staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
                     first, last,
-                    [&self](const auto& value, auto& slot) {
-                        self.template stage_hash<false>(self.hash_of(value), slot);
-                    },
-                    [&](const auto& slot) {
-                        *out = self.contains_slot(slot);
+                    [&self](const auto& value, auto& slot)
+                        BLOOM_INLINE_LAMBDA { self.template stage_hash<false>(self.hash_of(value), slot); },
+                    [&](const auto& slot) BLOOM_INLINE_LAMBDA {
+                        *out = contains_slot_of<Kernels>(self, slot);
                         ++out;
                     });
                 return out;
             }
         }
         pipelined_for_each<Derived::bulk_window>(
-            self.bulk_prefetches(), first, last, [&self](const auto& value) { return self.hash_of(value); },
-            [&self](std::uint64_t hash) { self.template prefetch_hash<false>(hash); },
-            [&](std::uint64_t hash) {
-                *out = self.contains_hash(hash);
+            self.bulk_prefetches(), first, last,
+            [&self](const auto& value) BLOOM_INLINE_LAMBDA { return self.hash_of(value); },
+            [&self](std::uint64_t hash) BLOOM_INLINE_LAMBDA { self.template prefetch_hash<false>(hash); },
+            [&](std::uint64_t hash) BLOOM_INLINE_LAMBDA {
+                *out = contains_hash_of<Kernels>(self, hash);
                 ++out;
             });
         return out;
     }
 
-  private:
+    // A step by `Kernels`: the kind's plain step for kernel_set::chosen (every kind has it), its
+    // kernel_set template otherwise (only kinds with has_kernel_sets are given another set).
+    template <kernel_set Kernels>
+    BLOOM_FORCE_INLINE static bool insert_hash_of(Derived& self, std::uint64_t hash) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.insert_hash(hash);
+        } else {
+            return self.template insert_hash<Kernels>(hash);
+        }
+    }
+    template <kernel_set Kernels>
+    BLOOM_FORCE_INLINE static bool contains_hash_of(const Derived& self, std::uint64_t hash) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.contains_hash(hash);
+        } else {
+            return self.template contains_hash<Kernels>(hash);
+        }
+    }
+    template <kernel_set Kernels, class Slot>
+    BLOOM_FORCE_INLINE static bool insert_slot_of(Derived& self, const Slot& slot) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.insert_slot(slot);
+        } else {
+            return self.template insert_slot<Kernels>(slot);
+        }
+    }
+    template <kernel_set Kernels, class Slot>
+    BLOOM_FORCE_INLINE static bool contains_slot_of(const Derived& self, const Slot& slot) {
+        if constexpr (Kernels == kernel_set::chosen) {
+            return self.contains_slot(slot);
+        } else {
+            return self.template contains_slot<Kernels>(slot);
+        }
+    }
+
+    // Whether Derived's steps take a kernel_set (its static has_kernel_sets: the blocked filter's).
+    template <class D>
+    static constexpr auto has_kernel_sets(int) -> decltype(bool{D::has_kernel_sets}) {
+        return D::has_kernel_sets;
+    }
+    template <class D>
+    static constexpr bool has_kernel_sets(...) {
+        return false;
+    }
+
     // Whether Derived stages its bulk items in slots of its own (bulk_slot, stage_hash, contains_slot,
     // insert_slot: the classic filter keeps the probe positions it prefetched) rather than as hashes.
     // Detected here, in a member, as the kind's steps are private to all but its surface.

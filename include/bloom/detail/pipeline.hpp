@@ -47,7 +47,7 @@ inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from
 /// Results are those of processing each item in order, one at a time (items are read once, so
 /// single-pass input iterators work).
 template <std::size_t Window, class Slot, class InputIt, class Stage, class Process>
-void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
+BLOOM_FORCE_INLINE void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
     static_assert(Window > 0);
     // One slot more than the window: an item is staged before the oldest is processed, so each
     // processing step has Window prefetches ahead of it in flight.
@@ -74,8 +74,8 @@ void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& proce
 /// process(hash) `Window` items later, as staged_for_each. When `ahead` is false (a structure in the
 /// cache: see prefetch_from_bytes) each item is hashed and processed in turn, with no prefetch.
 template <std::size_t Window, class InputIt, class Hash, class Prefetch, class Process>
-void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Prefetch&& prefetch_lines,
-                        Process&& process) {
+BLOOM_FORCE_INLINE void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash,
+                                           Prefetch&& prefetch_lines, Process&& process) {
     if (!ahead) {
         for (; first != last; ++first) {
             process(hash(*first));
@@ -84,11 +84,11 @@ void pipelined_for_each(bool ahead, InputIt first, InputIt last, Hash&& hash, Pr
     }
     staged_for_each<Window, std::uint64_t>(
         first, last,
-        [&](const auto& item, std::uint64_t& slot) {
+        [&](const auto& item, std::uint64_t& slot) BLOOM_INLINE_LAMBDA {
             slot = hash(item);
             prefetch_lines(slot);
         },
-        [&](std::uint64_t slot) { process(slot); });
+        [&](std::uint64_t slot) BLOOM_INLINE_LAMBDA { process(slot); });
 }
 
 /// Enables the range constructors only for iterators, so a sizing constructor's numbers never match them.
