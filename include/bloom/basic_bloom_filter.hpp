@@ -195,7 +195,7 @@ class basic_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
-    // Whether the steps below take a kernel_set (filter_surface then compiles its range forms for one).
+    // Whether the steps below take a kernel_set (filter_surface then compiles each operation for one).
     static constexpr bool has_kernel_sets = Layout::has_kernel_sets;
 
     BLOOM_FORCE_INLINE void require_insertable(const char* call) const {

@@ -1426,10 +1426,11 @@ __attribute__((target("avx2"), flatten)) decltype(auto) run_with_avx2_kernels(Bo
 }
 #endif
 
-/// Calls `body(kernel_set_tag<K>{})` with the kernel set a whole loop of blocked steps should run. In a
-/// build for plain x86-64 that is the widest set this CPU runs, and `body` is compiled for it as a whole:
-/// one dispatch per call instead of one per item (bulk operations at -O2 took 1.45-2.0x those of
-/// -march=native with a kernel call per item). Elsewhere it is `chosen`, inlined anyway.
+/// Calls `body(kernel_set_tag<K>{})` with the kernel set a whole operation of blocked steps (one item, or a
+/// range's loop) should run. In a build for plain x86-64 that is the widest set this CPU runs, and `body`
+/// is compiled for it as a whole: one dispatch per call instead of one per item (bulk operations at -O2
+/// took 1.45-2.0x those of -march=native with a kernel call per item). Elsewhere it is `chosen`, inlined
+/// anyway.
 template <class Body>
 BLOOM_FORCE_INLINE decltype(auto) with_block_kernels(Body&& body) {
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
@@ -3413,7 +3414,8 @@ class filter_base {
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in the four item steps above, as
 // `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool has_kernel_sets`:
-// its range forms are then compiled as a whole for the widest kernel set the CPU runs (with_block_kernels).
+// its operations, single and range forms, are then compiled as a whole for the widest kernel set the CPU
+// runs (with_block_kernels).
 
 // ======== include/bloom/detail/pipeline.hpp =========================================
 #ifndef BLOOM_DETAIL_PIPELINE_HPP
@@ -3894,7 +3896,7 @@ class basic_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
-    // Whether the steps below take a kernel_set (filter_surface then compiles its range forms for one).
+    // Whether the steps below take a kernel_set (filter_surface then compiles each operation for one).
     static constexpr bool has_kernel_sets = Layout::has_kernel_sets;
 
     BLOOM_FORCE_INLINE void require_insertable(const char* call) const {

@@ -751,10 +751,11 @@ __attribute__((target("avx2"), flatten)) decltype(auto) run_with_avx2_kernels(Bo
 }
 #endif
 
-/// Calls `body(kernel_set_tag<K>{})` with the kernel set a whole loop of blocked steps should run. In a
-/// build for plain x86-64 that is the widest set this CPU runs, and `body` is compiled for it as a whole:
-/// one dispatch per call instead of one per item (bulk operations at -O2 took 1.45-2.0x those of
-/// -march=native with a kernel call per item). Elsewhere it is `chosen`, inlined anyway.
+/// Calls `body(kernel_set_tag<K>{})` with the kernel set a whole operation of blocked steps (one item, or a
+/// range's loop) should run. In a build for plain x86-64 that is the widest set this CPU runs, and `body`
+/// is compiled for it as a whole: one dispatch per call instead of one per item (bulk operations at -O2
+/// took 1.45-2.0x those of -march=native with a kernel call per item). Elsewhere it is `chosen`, inlined
+/// anyway.
 template <class Body>
 BLOOM_FORCE_INLINE decltype(auto) with_block_kernels(Body&& body) {
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)

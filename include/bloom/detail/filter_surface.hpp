@@ -22,7 +22,8 @@
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in the four item steps above, as
 // `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool has_kernel_sets`:
-// its range forms are then compiled as a whole for the widest kernel set the CPU runs (with_block_kernels).
+// its operations, single and range forms, are then compiled as a whole for the widest kernel set the CPU
+// runs (with_block_kernels).
 
 #include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
