@@ -51,9 +51,13 @@ class filter_surface {
             "or pass a Hasher");
         derived().require_insertable("insert");
         if constexpr (has_kernel_sets<Derived>(0)) {
-            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
-                return insert_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
-            });
+            // Hashed before the kernel set's function, which gets the hash as an argument: hashed inside
+            // it, XXH3's whole code came along, and with it register saves and a realigned stack frame on
+            // every string operation (-O2 single lookups of 16-byte strings 8.3-8.9 ns, now 6.0-6.9).
+            return with_block_kernels(
+                [this](auto kernels, std::uint64_t hash)
+                    BLOOM_INLINE_LAMBDA { return insert_hash_of<decltype(kernels)::value>(derived(), hash); },
+                derived().hash_of(value));
         } else {
             return derived().insert_hash(derived().hash_of(value));
         }
@@ -89,9 +93,12 @@ class filter_surface {
                       "bloom: contains: the filter's Hasher cannot hash this key type; specialise "
                       "bloom::hash<T> or pass a Hasher");
         if constexpr (has_kernel_sets<Derived>(0)) {
-            return with_block_kernels([&](auto kernels) BLOOM_INLINE_LAMBDA {
-                return contains_hash_of<decltype(kernels)::value>(derived(), derived().hash_of(value));
-            });
+            // Hashed first, as in insert().
+            return with_block_kernels(
+                [this](auto kernels, std::uint64_t hash) BLOOM_INLINE_LAMBDA {
+                    return contains_hash_of<decltype(kernels)::value>(derived(), hash);
+                },
+                derived().hash_of(value));
         } else {
             return derived().contains_hash(derived().hash_of(value));
         }
