@@ -26,7 +26,7 @@ LAYERS = {
     0: ["bloom/detail/config.hpp", "bloom/detail/errors.hpp", "bloom/detail/xxhash.hpp",
         "bloom/detail/byte_order.hpp", "bloom/detail/bit_words.hpp", "bloom/detail/counter_words.hpp",
         "bloom/detail/atomic_words.hpp", "bloom/detail/bit_rates.hpp", "bloom/detail/probe.hpp",
-        "bloom/detail/pipeline.hpp", "bloom/detail/block_kernels.hpp", "bloom/detail/murmur3.hpp", "bloom/detail/members.hpp", "bloom/format_error.hpp",
+        "bloom/detail/pipeline.hpp", "bloom/detail/block_kernels.hpp", "bloom/detail/classic_kernels.hpp", "bloom/detail/murmur3.hpp", "bloom/detail/members.hpp", "bloom/format_error.hpp",
         "bloom/version.hpp"],
     1: ["bloom/sizing.hpp", "bloom/hash.hpp", "bloom/aligned_allocator.hpp"],
     2: ["bloom/detail/classic_layout.hpp", "bloom/detail/blocked_layout.hpp",

@@ -11,6 +11,7 @@
 #include <bloom/bloom_filter.hpp>
 #include <bloom/detail/block_kernels.hpp>
 #include <bloom/detail/blocked_layout.hpp>
+#include <bloom/detail/classic_kernels.hpp>
 #include <bloom/hash.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -702,6 +703,101 @@ TEST_CASE("a loop compiled for each kernel set this CPU runs sets and tests the 
     }
     if (sets_run == 0) {
         WARN("this CPU runs neither AVX2 nor AVX-512: only the chosen kernels ran");
+    }
+}
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+namespace {
+/// Whether this build's classic batch kernels (AVX-512) run here: always where the compiler targets
+/// AVX-512, on CPUs that have it in a build for plain x86-64.
+bool runs_classic_batch_kernels() {
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
+    return true;
+#    else
+    return bloom::detail::cpu_runs_avx512();
+#    endif
+}
+} // namespace
+
+TEST_CASE("the classic batch kernels place eight items' probes where the mixed scheme does",
+          "[golden][classic]") {
+    if (!runs_classic_batch_kernels()) {
+        WARN("this CPU has no AVX-512: the classic batch kernels did not run");
+        return;
+    }
+    constexpr unsigned batch = bloom::detail::classic_batch_items;
+    constexpr unsigned probes = bloom::detail::max_block_hash_count; // a batch slot's most
+    bloom_test::splitmix64 random(0x62617463ULL);
+    // Narrow ranges (below 2^32: two 32-bit products) and wide ones (four), at the boundary and far past it.
+    for (const std::uint64_t bit_count :
+         {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{1000}, std::uint64_t{9'585'059},
+          std::uint64_t{0xffffffff}, std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1,
+          (std::uint64_t{3} << 33) + 12345, (std::uint64_t{1} << 63) + 5, ~std::uint64_t{0}}) {
+        INFO(bit_count << " bits");
+        const bool narrow = bit_count <= 0xffffffff;
+        std::size_t mismatches = 0;
+        for (int round = 0; round < 500; ++round) {
+            std::uint64_t hashes[batch];
+            for (std::uint64_t& hash : hashes) {
+                hash = random.next();
+            }
+            std::uint64_t positions[probes * batch];
+            if (narrow) {
+                bloom::detail::avx512_mixed_positions<true>(bit_count, probes, hashes, positions);
+            } else {
+                bloom::detail::avx512_mixed_positions<false>(bit_count, probes, hashes, positions);
+            }
+            for (unsigned item = 0; item < batch; ++item) {
+                bloom::detail::mixed_probes expected(hashes[item]);
+                for (unsigned i = 0; i < probes; ++i) {
+                    mismatches += positions[batch * i + item] != expected.next(bit_count) ? 1 : 0;
+                }
+            }
+        }
+        CHECK(mismatches == 0);
+    }
+}
+
+TEST_CASE("the classic batch lookup answers eight items as the scalar lookup does", "[golden][classic]") {
+    if (!runs_classic_batch_kernels()) {
+        WARN("this CPU has no AVX-512: the classic batch kernels did not run");
+        return;
+    }
+    constexpr unsigned batch = bloom::detail::classic_batch_items;
+    bloom_test::splitmix64 random(0x6c6f6f6bULL);
+    // About half the bits set: each probe fails half the time, so answers of both kinds come at every k.
+    constexpr std::uint64_t bit_count = 10'007;
+    std::vector<std::uint64_t> words((bit_count + 63) / 64);
+    for (std::uint64_t& word : words) {
+        word = random.next() | random.next();
+    }
+    for (const unsigned hash_count : {1U, 2U, 7U, 16U}) {
+        INFO("k = " << hash_count);
+        std::size_t mismatches = 0;
+        std::size_t found = 0;
+        for (int round = 0; round < 2'000; ++round) {
+            std::uint64_t hashes[batch];
+            for (std::uint64_t& hash : hashes) {
+                hash = random.next();
+            }
+            const unsigned answers =
+                bloom::detail::avx512_mixed_contains<true>(words.data(), bit_count, hash_count, hashes);
+            std::uint64_t positions[bloom::detail::max_block_hash_count * batch];
+            bloom::detail::avx512_mixed_positions<true>(bit_count, hash_count, hashes, positions);
+            const unsigned staged_answers =
+                bloom::detail::avx512_positions_contain(words.data(), hash_count, positions);
+            for (unsigned item = 0; item < batch; ++item) {
+                const bool expected = bloom::detail::classic_contains(
+                    words.data(), bit_count, hash_count, bloom::probe_scheme::mixed, hashes[item]);
+                mismatches += (((answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                mismatches += (((staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                found += expected ? 1 : 0;
+            }
+        }
+        CHECK(mismatches == 0);
+        CHECK(found > 100);
+        CHECK(found < 16'000 - 100);
     }
 }
 #endif

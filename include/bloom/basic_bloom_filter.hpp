@@ -249,6 +249,36 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE void stage_hash(std::uint64_t hash, bulk_slot& slot) const noexcept {
         Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
     }
+    // The range forms by batches of eight items, with the kernel sets that have batch kernels (the classic
+    // layout's AVX-512 ones: detail/classic_kernels.hpp), where batches() says so.
+    template <detail::kernel_set Kernels>
+    static constexpr bool batches_with = Layout::template batches_with<Kernels>;
+    template <class L = Layout>
+    using batch_slot = typename L::batch_slot;
+    template <detail::kernel_set Kernels>
+    BLOOM_FORCE_INLINE bool batches() const noexcept {
+        return Layout::template batches<Kernels>(this->geometry());
+    }
+    template <class L = Layout>
+    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch(const std::uint64_t* hashes) const noexcept {
+        return L::contains_batch(this->words(), this->geometry(), hashes);
+    }
+    template <bool Prefetch, bool ForWrite, class Slot>
+    BLOOM_FORCE_INLINE void stage_batch(const std::uint64_t* hashes, std::size_t count,
+                                        Slot& slot) const noexcept {
+        Layout::template stage_batch<Prefetch, ForWrite>(this->words(), this->geometry(), hashes, count,
+                                                         slot);
+    }
+    template <class Slot>
+    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch_slot(const Slot& slot) const noexcept {
+        return Layout::contains(this->words(), this->geometry(), slot);
+    }
+    template <class Slot>
+    BLOOM_FORCE_INLINE bool insert_batch_item(const Slot& slot, std::size_t item) noexcept {
+        const bool was_new = Layout::insert(this->words(), this->geometry(), slot, item);
+        this->count_insert(was_new);
+        return was_new;
+    }
     // Only staged past the cache, so never on an empty filter.
     template <detail::kernel_set Kernels = detail::kernel_set::chosen>
     [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {

@@ -37,6 +37,10 @@ struct blocked_layout {
     /// Whether its steps take a kernel_set, so that a whole bulk loop can be compiled for one
     /// (with_block_kernels).
     static constexpr bool has_kernel_sets = true;
+    /// Whether its range forms go by batches of items with `Kernels` (the classic layout's do): no, one
+    /// block per item is one load already.
+    template <kernel_set Kernels>
+    static constexpr bool batches_with = false;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.

@@ -11,6 +11,7 @@
 #include "bloom/detail/atomic_words.hpp"
 #include "bloom/detail/bit_rates.hpp"
 #include "bloom/detail/bit_words.hpp"
+#include "bloom/detail/classic_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/detail/probe.hpp"
@@ -48,6 +49,11 @@ struct classic_layout {
     /// Filters below prefetch_from_bits live in the cache and neither hash ahead nor prefetch
     /// (detail/pipeline.hpp).
     static constexpr std::uint64_t prefetch_from_bits = scattered_prefetch_from_bytes * 8;
+    /// Whether a filter's positions are below 2^32, so the batch kernels' multiply-shift needs half the
+    /// products.
+    [[nodiscard]] static bool narrow_range(filter_geometry geometry) noexcept {
+        return geometry.bit_count <= std::uint64_t{0xffffffff};
+    }
     /// An item's bits are in k unrelated words, which other items' inserts (under other stripes) may be
     /// setting at the same moment: a concurrent filter sets every bit with fetch_or.
     static constexpr bool writes_under_stripe = false;
@@ -163,6 +169,71 @@ struct classic_layout {
         std::uint64_t missing = 0;
         for (unsigned i = 0; i < geometry.hash_count; ++i) {
             missing |= set_bits(words, word_of(slot.positions[i]), mask_of(slot.positions[i]));
+        }
+        return missing != 0;
+    }
+
+    /// The range forms' batches, where the kernel set has classic_kernels.hpp's (AVX-512): the hashes of
+    /// eight items in, their k positions computed together. A batch in flight (past the cache) keeps them,
+    /// probe by probe, so they are computed once for the prefetches and the bits.
+    template <kernel_set Kernels>
+    static constexpr bool batches_with = has_classic_batch_kernels<Kernels>;
+    struct batch_slot {
+        std::uint64_t positions[slot_probes * classic_batch_items];
+        std::size_t count; // items in the batch: 8, fewer in a range's last
+    };
+    /// Whether a range's items go by batches with `Kernels`: the mixed scheme (old files' probes stay one at
+    /// a time), at most slot_probes probes, and bits (an empty filter's lookups go through lookup()).
+    template <kernel_set Kernels>
+    [[nodiscard]] static bool batches(filter_geometry geometry) noexcept {
+        if constexpr (batches_with<Kernels>) {
+            return geometry.bit_count != 0 && geometry.probes == probe_scheme::mixed &&
+                   geometry.hash_count <= slot_probes;
+        } else {
+            return false;
+        }
+    }
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+    /// The answers of contains() for eight hashes, as a mask (bit j: hashes[j]). Only where batches().
+    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned contains_batch(const std::uint64_t* words,
+                                                                    filter_geometry geometry,
+                                                                    const std::uint64_t* hashes) noexcept {
+        return narrow_range(geometry)
+                   ? avx512_mixed_contains<true>(words, geometry.bit_count, geometry.hash_count, hashes)
+                   : avx512_mixed_contains<false>(words, geometry.bit_count, geometry.hash_count, hashes);
+    }
+    /// Fills `slot` with the positions of eight hashes (`count` of them items) and, if `Prefetch`, prefetches
+    /// their lines.
+    template <bool Prefetch, bool ForWrite>
+    BLOOM_FORCE_INLINE static void stage_batch(const std::uint64_t* words, filter_geometry geometry,
+                                               const std::uint64_t* hashes, std::size_t count,
+                                               batch_slot& slot) noexcept {
+        slot.count = count;
+        if (narrow_range(geometry)) {
+            avx512_mixed_positions<true>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+        } else {
+            avx512_mixed_positions<false>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+        }
+        if constexpr (Prefetch) {
+            for (unsigned i = 0; i < geometry.hash_count * classic_batch_items; ++i) {
+                detail::prefetch<ForWrite>(words + word_of(slot.positions[i]));
+            }
+        }
+    }
+    /// contains() of a staged batch's items, as a mask.
+    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned
+    contains(const std::uint64_t* words, filter_geometry geometry, const batch_slot& slot) noexcept {
+        return avx512_positions_contain(words, geometry.hash_count, slot.positions);
+    }
+#endif
+    /// insert() of item `item` of a staged batch: its bits set one by one, items in order, so each one's
+    /// answer sees the items before it.
+    BLOOM_FORCE_INLINE static bool insert(std::uint64_t* words, filter_geometry geometry,
+                                          const batch_slot& slot, std::size_t item) noexcept {
+        std::uint64_t missing = 0;
+        for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            const std::uint64_t position = slot.positions[classic_batch_items * i + item];
+            missing |= set_bits(words, word_of(position), mask_of(position));
         }
         return missing != 0;
     }

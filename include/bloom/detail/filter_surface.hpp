@@ -26,6 +26,7 @@
 // runs (with_block_kernels).
 
 #include "bloom/detail/block_kernels.hpp"
+#include "bloom/detail/classic_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/pipeline.hpp"
 #include "bloom/hash.hpp"
@@ -73,7 +74,7 @@ class filter_surface {
         if (first != last) {
             derived().require_insertable("insert(first, last)");
         }
-        if constexpr (has_kernel_sets<Derived>(0)) {
+        if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return insert_range<decltype(kernels)::value>(std::move(first), std::move(last));
             });
@@ -113,7 +114,7 @@ class filter_surface {
             can_hash_range_v<typename Derived::hasher, InputIt>,
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
-        if constexpr (has_kernel_sets<Derived>(0)) {
+        if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
                                                                 std::move(out));
@@ -130,6 +131,34 @@ class filter_surface {
     BLOOM_FORCE_INLINE std::size_t insert_range(InputIt first, InputIt last) {
         Derived& self = derived();
         std::size_t inserted = 0;
+        if constexpr (batches_with<Derived, Kernels>(0)) {
+            if (self.template batches<Kernels>()) {
+                const auto insert_batch = [&](const auto& slot) BLOOM_INLINE_LAMBDA {
+                    for (std::size_t item = 0; item < slot.count; ++item) {
+                        inserted += self.insert_batch_item(slot, item) ? 1 : 0;
+                    }
+                };
+                using slot_type = typename Derived::template batch_slot<>;
+                if (self.bulk_prefetches()) {
+                    staged_batches<batch_items, Derived::bulk_window / batch_items, slot_type>(
+                        first, last, hash_with(self),
+                        [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
+                            BLOOM_INLINE_LAMBDA {
+                                self.template stage_batch<true, true>(hashes, count, slot);
+                            },
+                        insert_batch);
+                } else {
+                    for_each_batch<batch_items>(
+                        first, last, hash_with(self),
+                        [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
+                            slot_type slot;
+                            self.template stage_batch<false, true>(hashes, count, slot);
+                            insert_batch(slot);
+                        });
+                }
+                return inserted;
+            }
+        }
         if constexpr (has_bulk_slot<Derived>(0)) {
             if (self.bulk_prefetches()) {
                 staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
@@ -153,6 +182,34 @@ class filter_surface {
     template <kernel_set Kernels, class InputIt, class OutputIt>
     BLOOM_FORCE_INLINE OutputIt contains_range(InputIt first, InputIt last, OutputIt out) const {
         const Derived& self = derived();
+        if constexpr (batches_with<Derived, Kernels>(0)) {
+            if (self.template batches<Kernels>()) {
+                const auto write_answers = [&out](unsigned answers, std::size_t count) BLOOM_INLINE_LAMBDA {
+                    for (std::size_t item = 0; item < count; ++item) {
+                        *out = ((answers >> item) & 1U) != 0;
+                        ++out;
+                    }
+                };
+                if (self.bulk_prefetches()) {
+                    using slot_type = typename Derived::template batch_slot<>;
+                    staged_batches<batch_items, Derived::bulk_window / batch_items, slot_type>(
+                        first, last, hash_with(self),
+                        [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
+                            BLOOM_INLINE_LAMBDA {
+                                self.template stage_batch<true, false>(hashes, count, slot);
+                            },
+                        [&](const slot_type& slot) BLOOM_INLINE_LAMBDA {
+                            write_answers(self.contains_batch_slot(slot), slot.count);
+                        });
+                } else {
+                    for_each_batch<batch_items>(
+                        first, last, hash_with(self),
+                        [&](const std::uint64_t* hashes, std::size_t count)
+                            BLOOM_INLINE_LAMBDA { write_answers(self.contains_batch(hashes), count); });
+                }
+                return out;
+            }
+        }
         if constexpr (has_bulk_slot<Derived>(0)) {
             if (self.bulk_prefetches()) {
                 staged_for_each<Derived::bulk_window, typename Derived::bulk_slot>(
@@ -181,7 +238,7 @@ class filter_surface {
     // kernel_set template otherwise (only kinds with has_kernel_sets are given another set).
     template <kernel_set Kernels>
     BLOOM_FORCE_INLINE static bool insert_hash_of(Derived& self, std::uint64_t hash) {
-        if constexpr (Kernels == kernel_set::chosen) {
+        if constexpr (Kernels == kernel_set::chosen || !has_kernel_sets<Derived>(0)) {
             return self.insert_hash(hash);
         } else {
             return self.template insert_hash<Kernels>(hash);
@@ -189,7 +246,7 @@ class filter_surface {
     }
     template <kernel_set Kernels>
     BLOOM_FORCE_INLINE static bool contains_hash_of(const Derived& self, std::uint64_t hash) {
-        if constexpr (Kernels == kernel_set::chosen) {
+        if constexpr (Kernels == kernel_set::chosen || !has_kernel_sets<Derived>(0)) {
             return self.contains_hash(hash);
         } else {
             return self.template contains_hash<Kernels>(hash);
@@ -197,7 +254,7 @@ class filter_surface {
     }
     template <kernel_set Kernels, class Slot>
     BLOOM_FORCE_INLINE static bool insert_slot_of(Derived& self, const Slot& slot) {
-        if constexpr (Kernels == kernel_set::chosen) {
+        if constexpr (Kernels == kernel_set::chosen || !has_kernel_sets<Derived>(0)) {
             return self.insert_slot(slot);
         } else {
             return self.template insert_slot<Kernels>(slot);
@@ -205,7 +262,7 @@ class filter_surface {
     }
     template <kernel_set Kernels, class Slot>
     BLOOM_FORCE_INLINE static bool contains_slot_of(const Derived& self, const Slot& slot) {
-        if constexpr (Kernels == kernel_set::chosen) {
+        if constexpr (Kernels == kernel_set::chosen || !has_kernel_sets<Derived>(0)) {
             return self.contains_slot(slot);
         } else {
             return self.template contains_slot<Kernels>(slot);
@@ -232,6 +289,31 @@ class filter_surface {
     template <class D>
     static constexpr bool has_bulk_slot(...) {
         return false;
+    }
+
+    // Whether Derived's range forms go by batches with `Kernels` (its batches_with<Kernels>: the classic
+    // filter's with AVX-512), through the steps batch_slot, batches, contains_batch, stage_batch,
+    // contains_batch_slot and insert_batch_item.
+    template <class D, kernel_set Kernels>
+    static constexpr auto batches_with(int) -> decltype(bool{D::template batches_with<Kernels>}) {
+        return D::template batches_with<Kernels>;
+    }
+    template <class D, kernel_set Kernels>
+    static constexpr bool batches_with(...) {
+        return false;
+    }
+    static constexpr std::size_t batch_items = classic_batch_items;
+    // Whether the range forms are compiled as a whole for the kernel set the CPU runs (with_block_kernels):
+    // where Derived's steps take one, or its batches come with one.
+    template <class D>
+    static constexpr bool has_range_kernels() {
+        return has_kernel_sets<D>(0) || batches_with<D, kernel_set::avx512>(0) ||
+               batches_with<D, kernel_set::chosen>(0);
+    }
+    // The hash of a range's item, for the batch loops.
+    template <class Self>
+    static auto hash_with(const Self& self) {
+        return [&self](const auto& value) BLOOM_INLINE_LAMBDA { return self.hash_of(value); };
     }
 
     BLOOM_FORCE_INLINE Derived& derived() noexcept { return static_cast<Derived&>(*this); }

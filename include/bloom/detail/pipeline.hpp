@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 namespace bloom::detail {
 
@@ -42,32 +43,89 @@ inline constexpr std::uint64_t prefetch_from_bytes = std::uint64_t{1} << 21;
 /// them).
 inline constexpr std::uint64_t scattered_prefetch_from_bytes = 2 * prefetch_from_bytes;
 
+/// The slots of a window of items (or batches) in flight: push(stage, process) stages the next one in a
+/// slot, and once `Window` are pending processes the oldest, Window behind it; drain(process) processes
+/// what is left, oldest first. One slot more than the window: a slot is staged before the oldest is
+/// processed, so each processing step has Window prefetches ahead of it in flight.
+template <std::size_t Window, class Slot>
+class staging_ring {
+  public:
+    static_assert(Window > 0);
+
+    template <class Stage, class Process>
+    BLOOM_FORCE_INLINE void push(Stage&& stage, Process&& process) {
+        stage(m_slots[m_next]);
+        m_next = m_next + 1 == ring ? 0 : m_next + 1;
+        if (m_count == Window) {
+            process(m_slots[m_next]); // the oldest: Window behind the one just staged
+        } else {
+            ++m_count;
+        }
+    }
+    template <class Process>
+    BLOOM_FORCE_INLINE void drain(Process&& process) {
+        std::size_t oldest = m_next + ring - m_count;
+        for (std::size_t i = 0; i < m_count; ++i, ++oldest) {
+            process(m_slots[oldest % ring]);
+        }
+        m_count = 0;
+    }
+
+  private:
+    static constexpr std::size_t ring = Window + 1;
+    Slot m_slots[ring];
+    std::size_t m_count = 0; // staged, not yet processed
+    std::size_t m_next = 0;  // the slot the next one is staged in
+};
+
 /// For each item of [first, last) in order: stage(item, slot) fills a Slot (the item's hash, or what the
 /// item will touch) and prefetches the lines it names, and process(slot) runs `Window` items later.
 /// Results are those of processing each item in order, one at a time (items are read once, so
 /// single-pass input iterators work).
 template <std::size_t Window, class Slot, class InputIt, class Stage, class Process>
 BLOOM_FORCE_INLINE void staged_for_each(InputIt first, InputIt last, Stage&& stage, Process&& process) {
-    static_assert(Window > 0);
-    // One slot more than the window: an item is staged before the oldest is processed, so each
-    // processing step has Window prefetches ahead of it in flight.
-    constexpr std::size_t ring = Window + 1;
-    Slot pending[ring];
-    std::size_t count = 0; // staged, not yet processed
-    std::size_t next = 0;  // the slot the next item is staged in
+    staging_ring<Window, Slot> pending;
     for (; first != last; ++first) {
-        stage(*first, pending[next]);
-        next = next + 1 == ring ? 0 : next + 1;
-        if (count == Window) {
-            process(pending[next]); // the oldest: Window items behind the one just staged
-        } else {
-            ++count;
+        pending.push([&](Slot& slot) BLOOM_INLINE_LAMBDA { stage(*first, slot); }, process);
+    }
+    pending.drain(process);
+}
+
+/// For [first, last) in batches of `Batch` items, in order: body(hashes, count) with hashes[i] = hash(item)
+/// for the batch's `count` items (Batch, fewer in the last; its other hashes repeat its last item's, so a
+/// kernel that reads all Batch reads only items' hashes).
+template <std::size_t Batch, class InputIt, class Hash, class Body>
+BLOOM_FORCE_INLINE void for_each_batch(InputIt first, InputIt last, Hash&& hash, Body&& body) {
+    std::uint64_t hashes[Batch];
+    std::size_t count = 0;
+    for (; first != last; ++first) {
+        hashes[count] = hash(*first);
+        if (++count == Batch) {
+            body(static_cast<const std::uint64_t*>(hashes), Batch);
+            count = 0;
         }
     }
-    std::size_t oldest = next + ring - count;
-    for (std::size_t i = 0; i < count; ++i, ++oldest) {
-        process(pending[oldest % ring]);
+    if (count != 0) {
+        for (std::size_t i = count; i < Batch; ++i) {
+            hashes[i] = hashes[count - 1];
+        }
+        body(static_cast<const std::uint64_t*>(hashes), count);
     }
+}
+
+/// for_each_batch with each batch staged ahead: stage(hashes, count, slot) fills a Slot and prefetches the
+/// lines its items will touch, and process(slot) runs `Window` batches later, batches in order.
+template <std::size_t Batch, std::size_t Window, class Slot, class InputIt, class Hash, class Stage,
+          class Process>
+BLOOM_FORCE_INLINE void staged_batches(InputIt first, InputIt last, Hash&& hash, Stage&& stage,
+                                       Process&& process) {
+    staging_ring<Window, Slot> pending;
+    for_each_batch<Batch>(
+        std::move(first), std::move(last), hash,
+        [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
+            pending.push([&](Slot& slot) BLOOM_INLINE_LAMBDA { stage(hashes, count, slot); }, process);
+        });
+    pending.drain(process);
 }
 
 /// For each item of [first, last) in order: hash(item) -> 64-bit hash, prefetch(hash) right away, and
