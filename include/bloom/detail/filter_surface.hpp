@@ -20,10 +20,18 @@
 //     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
 //     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 //
-// and may take a kernel_set (detail/block_kernels.hpp) in the four item steps above, as
-// `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool has_kernel_sets`:
-// its operations, single and range forms, are then compiled as a whole for the widest kernel set the CPU
-// runs (with_block_kernels).
+// and may run its range forms by batches of eight items where a kernel set has batch kernels (the classic
+// filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
+//
+//     template <kernel_set K> bool batches() const;    whether this filter's range forms go by batches
+//     unsigned contains_batch(const std::uint64_t* hashes) const;   eight answers, as a mask
+//     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
+//     unsigned contains_batch_slot(const batch_slot<>&) const;  bool insert_batch_item(slot, item);
+//
+// and may take a kernel_set (detail/block_kernels.hpp) in insert_hash, contains_hash, insert_slot and
+// contains_slot, as `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool
+// has_kernel_sets`: its operations, single and range forms, are then compiled as a whole for the widest
+// kernel set the CPU runs (with_block_kernels).
 
 #include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/classic_kernels.hpp"
