@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bloom/blocked_bloom_filter.hpp>
 #include <bloom/bloom_filter.hpp>
 #include <bloom/detail/block_kernels.hpp>
@@ -16,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -759,7 +761,8 @@ TEST_CASE("the classic batch kernels place eight items' probes where the mixed s
     }
 }
 
-TEST_CASE("the classic batch lookup answers eight items as the scalar lookup does", "[golden][classic]") {
+TEST_CASE("the classic batch lookup answers eight items as the scalar lookup does, plain and shared words",
+          "[golden][classic]") {
     if (!runs_classic_batch_kernels()) {
         WARN("this CPU has no AVX-512: the classic batch kernels did not run");
         return;
@@ -771,6 +774,11 @@ TEST_CASE("the classic batch lookup answers eight items as the scalar lookup doe
     std::vector<std::uint64_t> words((bit_count + 63) / 64);
     for (std::uint64_t& word : words) {
         word = random.next() | random.next();
+    }
+    const std::unique_ptr<bloom::detail::atomic_word[]> shared_words(
+        new bloom::detail::atomic_word[words.size()]);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        shared_words[i].store(words[i], std::memory_order_relaxed);
     }
     for (const unsigned hash_count : {1U, 2U, 7U, 16U}) {
         INFO("k = " << hash_count);
@@ -787,11 +795,23 @@ TEST_CASE("the classic batch lookup answers eight items as the scalar lookup doe
             bloom::detail::avx512_mixed_positions<true>(bit_count, hash_count, hashes, positions);
             const unsigned staged_answers =
                 bloom::detail::avx512_positions_contain(words.data(), hash_count, positions);
+#    if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+            // A concurrent filter's words: the gathers written as assembly.
+            const unsigned shared_answers =
+                bloom::detail::avx512_mixed_contains<true>(shared_words.get(), bit_count, hash_count, hashes);
+            const unsigned shared_staged_answers =
+                bloom::detail::avx512_positions_contain(shared_words.get(), hash_count, positions);
+#    else
+            const unsigned shared_answers = answers;
+            const unsigned shared_staged_answers = answers;
+#    endif
             for (unsigned item = 0; item < batch; ++item) {
                 const bool expected = bloom::detail::classic_contains(
                     words.data(), bit_count, hash_count, bloom::probe_scheme::mixed, hashes[item]);
                 mismatches += (((answers >> item) & 1U) != 0) != expected ? 1 : 0;
                 mismatches += (((staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                mismatches += (((shared_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                mismatches += (((shared_staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
                 found += expected ? 1 : 0;
             }
         }

@@ -259,19 +259,17 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE bool batches() const noexcept {
         return Layout::template batches<Kernels>(this->geometry());
     }
-    template <class L = Layout>
-    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch(const std::uint64_t* hashes) const noexcept {
-        return L::contains_batch(this->words(), this->geometry(), hashes);
-    }
     template <bool Prefetch, bool ForWrite, class Slot>
     BLOOM_FORCE_INLINE void stage_batch(const std::uint64_t* hashes, std::size_t count,
                                         Slot& slot) const noexcept {
         Layout::template stage_batch<Prefetch, ForWrite>(this->words(), this->geometry(), hashes, count,
                                                          slot);
     }
-    template <class Slot>
-    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch_slot(const Slot& slot) const noexcept {
-        return Layout::contains(this->words(), this->geometry(), slot);
+    template <class InputIt, class OutputIt, class Hash>
+    BLOOM_FORCE_INLINE OutputIt contains_by_batches(InputIt first, InputIt last, Hash&& hash,
+                                                    OutputIt out) const {
+        return Layout::contains_by_batches(this->words(), this->geometry(), std::move(first), std::move(last),
+                                           hash, std::move(out));
     }
     template <class Slot>
     BLOOM_FORCE_INLINE bool insert_batch_item(const Slot& slot, std::size_t item) noexcept {

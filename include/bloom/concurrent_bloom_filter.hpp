@@ -30,6 +30,7 @@
 #include "bloom/bloom_filter.hpp"
 #include "bloom/detail/atomic_words.hpp"
 #include "bloom/detail/bit_rates.hpp"
+#include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/errors.hpp"
 #include "bloom/detail/filter_base.hpp"
@@ -214,20 +215,18 @@ class basic_concurrent_bloom_filter
             }
             return out;
         }
-        // Copied once: the compiler reloads members after every atomic load, which cost bulk lookups ~10%.
-        const detail::atomic_word* const words = m_words;
-        const filter_geometry geometry = m_geometry;
-        detail::pipelined_for_each<Layout::window>(
-            Layout::prefetches(geometry), first, last,
-            [this](const auto& value) { return this->hash_of(value); },
-            [words, geometry](std::uint64_t hash) {
-                Layout::template prefetch<false>(words, geometry, hash);
-            },
-            [&](std::uint64_t hash) {
-                *out = Layout::contains(words, geometry, hash);
-                ++out;
+        if constexpr (Layout::template shared_batches_with<detail::kernel_set::avx512> ||
+                      Layout::template shared_batches_with<detail::kernel_set::chosen>) {
+            // The classic layout's batches of eight (detail/classic_kernels.hpp), as the plain filter's range
+            // forms: compiled as a whole for the kernel set the CPU runs.
+            return detail::with_block_kernels([&](auto kernels) {
+                return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
+                                                                std::move(out));
             });
-        return out;
+        } else {
+            return contains_range<detail::kernel_set::chosen>(std::move(first), std::move(last),
+                                                              std::move(out));
+        }
     }
 
     /// A plain filter with the same shape, seed, bits, item count and sizing targets: freeze a filter
@@ -402,6 +401,30 @@ class basic_concurrent_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
+
+    // contains(first, last, out) of a filter with bits, by the kernel set `Kernels`.
+    template <detail::kernel_set Kernels, class InputIt, class OutputIt>
+    BLOOM_FORCE_INLINE OutputIt contains_range(InputIt first, InputIt last, OutputIt out) const {
+        // Copied once: the compiler reloads members after every atomic load, which cost bulk lookups ~10%.
+        const detail::atomic_word* const words = m_words;
+        const filter_geometry geometry = m_geometry;
+        const auto hash = [this](const auto& value) BLOOM_INLINE_LAMBDA { return this->hash_of(value); };
+        if constexpr (Layout::template shared_batches_with<Kernels>) {
+            if (Layout::template batches<Kernels>(geometry)) {
+                return Layout::contains_by_batches(words, geometry, std::move(first), std::move(last), hash,
+                                                   std::move(out));
+            }
+        }
+        detail::pipelined_for_each<Layout::window>(
+            Layout::prefetches(geometry), first, last, hash,
+            [words, geometry](std::uint64_t item_hash)
+                BLOOM_INLINE_LAMBDA { Layout::template prefetch<false>(words, geometry, item_hash); },
+            [&](std::uint64_t item_hash) BLOOM_INLINE_LAMBDA {
+                *out = Layout::contains(words, geometry, item_hash);
+                ++out;
+            });
+        return out;
+    }
 
     bool bulk_prefetches() const noexcept { return Layout::prefetches(m_geometry); }
     template <bool ForWrite>

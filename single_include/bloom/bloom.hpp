@@ -3444,9 +3444,9 @@ class filter_base {
 // filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
 //
 //     template <kernel_set K> bool batches() const;    whether this filter's range forms go by batches
-//     unsigned contains_batch(const std::uint64_t* hashes) const;   eight answers, as a mask
+//     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
 //     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
-//     unsigned contains_batch_slot(const batch_slot<>&) const;  bool insert_batch_item(slot, item);
+//     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in insert_hash, contains_hash, insert_slot and
 // contains_slot, as `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool
@@ -3485,6 +3485,15 @@ inline constexpr bool has_classic_batch_kernels =
     Kernels == kernel_set::chosen;
 #elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
     Kernels == kernel_set::avx512;
+#else
+    false;
+#endif
+
+/// Whether it has them over a concurrent filter's std::atomic words too (their gathers are assembly).
+template <kernel_set Kernels>
+inline constexpr bool has_shared_classic_batch_kernels =
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+    has_classic_batch_kernels<Kernels>;
 #else
     false;
 #endif
@@ -3552,12 +3561,33 @@ class avx512_mixed_probes {
     return _mm512_test_epi64_mask(word, _mm512_rolv_epi64(_mm512_set1_epi64(1), positions));
 }
 
+#    if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+/// The same over a concurrent filter's std::atomic words, which other threads may be setting bits in. The
+/// gather is written as assembly, as the shared block kernels' loads are (detail/block_kernels.hpp): to C++
+/// it would be a data race, while the CPU reads each aligned 64-bit element of a gather in one access, so
+/// every word is a value it held during the lookup, what a relaxed load gives. The memory clobber keeps
+/// it after this thread's own earlier inserts.
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL __mmask8 avx512_bits_set(const atomic_word* words,
+                                                                  __m512i positions) noexcept {
+    const __m512i indices = _mm512_srli_epi64(positions, 6);
+    __m512i word;
+    __mmask8 lanes = 0xff; // the gather clears each lane's bit as it loads it
+    // {AT&T|Intel} operand orders: either assembler dialect the user compiles with.
+    __asm__("vpgatherqq {(%2,%3,8), %0%{%1%}|%0 %{%1%}, [%2 + 8*%3]}"
+            : "=&v"(word), "+Yk"(lanes)
+            : "r"(words), "v"(indices)
+            : "memory");
+    return _mm512_test_epi64_mask(word, _mm512_rolv_epi64(_mm512_set1_epi64(1), positions));
+}
+#    endif
+
 /// contains() of eight items by their hashes, as a mask (bit j: item j). Every probe of every item is read:
 /// with no branch, a mix of members and non-members costs what members do. Stopping once all eight had
-/// failed made misses at 10^6 items slower (9.5 ns against 8.7): the branch mispredicts.
-template <bool NarrowRange>
+/// failed made misses at 10^6 items slower (9.5 ns against 8.7): the branch mispredicts. `Word`:
+/// std::uint64_t, or a concurrent filter's atomic_word.
+template <bool NarrowRange, class Word>
 [[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL unsigned
-avx512_mixed_contains(const std::uint64_t* words, std::uint64_t bit_count, unsigned hash_count,
+avx512_mixed_contains(const Word* words, std::uint64_t bit_count, unsigned hash_count,
                       const std::uint64_t* hashes) noexcept {
     avx512_mixed_probes probes(hashes, bit_count);
     __mmask8 all_set = 0xff;
@@ -3579,9 +3609,9 @@ BLOOM_DETAIL_AVX512_KERNEL void avx512_mixed_positions(std::uint64_t bit_count, 
 }
 
 /// contains() of eight items by their stored positions (avx512_mixed_positions), as a mask.
+template <class Word>
 [[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL unsigned
-avx512_positions_contain(const std::uint64_t* words, unsigned hash_count,
-                         const std::uint64_t* positions) noexcept {
+avx512_positions_contain(const Word* words, unsigned hash_count, const std::uint64_t* positions) noexcept {
     __mmask8 all_set = 0xff;
     for (unsigned i = 0; i < hash_count; ++i) {
         const __m512i position = _mm512_loadu_si512(positions + classic_batch_items * i);
@@ -3906,30 +3936,8 @@ class filter_surface {
         const Derived& self = derived();
         if constexpr (batches_with<Derived, Kernels>(0)) {
             if (self.template batches<Kernels>()) {
-                const auto write_answers = [&out](unsigned answers, std::size_t count) BLOOM_INLINE_LAMBDA {
-                    for (std::size_t item = 0; item < count; ++item) {
-                        *out = ((answers >> item) & 1U) != 0;
-                        ++out;
-                    }
-                };
-                if (self.bulk_prefetches()) {
-                    using slot_type = typename Derived::template batch_slot<>;
-                    staged_batches<batch_items, Derived::bulk_window / batch_items, slot_type>(
-                        first, last, hash_with(self),
-                        [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
-                            BLOOM_INLINE_LAMBDA {
-                                self.template stage_batch<true, false>(hashes, count, slot);
-                            },
-                        [&](const slot_type& slot) BLOOM_INLINE_LAMBDA {
-                            write_answers(self.contains_batch_slot(slot), slot.count);
-                        });
-                } else {
-                    for_each_batch<batch_items>(
-                        first, last, hash_with(self),
-                        [&](const std::uint64_t* hashes, std::size_t count)
-                            BLOOM_INLINE_LAMBDA { write_answers(self.contains_batch(hashes), count); });
-                }
-                return out;
+                return self.contains_by_batches(std::move(first), std::move(last), hash_with(self),
+                                                std::move(out));
             }
         }
         if constexpr (has_bulk_slot<Derived>(0)) {
@@ -4014,8 +4022,8 @@ class filter_surface {
     }
 
     // Whether Derived's range forms go by batches with `Kernels` (its batches_with<Kernels>: the classic
-    // filter's with AVX-512), through the steps batch_slot, batches, contains_batch, stage_batch,
-    // contains_batch_slot and insert_batch_item.
+    // filter's with AVX-512), through the steps batch_slot, batches, contains_by_batches, stage_batch and
+    // insert_batch_item.
     template <class D, kernel_set Kernels>
     static constexpr auto batches_with(int) -> decltype(bool{D::template batches_with<Kernels>}) {
         return D::template batches_with<Kernels>;
@@ -4284,19 +4292,17 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE bool batches() const noexcept {
         return Layout::template batches<Kernels>(this->geometry());
     }
-    template <class L = Layout>
-    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch(const std::uint64_t* hashes) const noexcept {
-        return L::contains_batch(this->words(), this->geometry(), hashes);
-    }
     template <bool Prefetch, bool ForWrite, class Slot>
     BLOOM_FORCE_INLINE void stage_batch(const std::uint64_t* hashes, std::size_t count,
                                         Slot& slot) const noexcept {
         Layout::template stage_batch<Prefetch, ForWrite>(this->words(), this->geometry(), hashes, count,
                                                          slot);
     }
-    template <class Slot>
-    [[nodiscard]] BLOOM_FORCE_INLINE unsigned contains_batch_slot(const Slot& slot) const noexcept {
-        return Layout::contains(this->words(), this->geometry(), slot);
+    template <class InputIt, class OutputIt, class Hash>
+    BLOOM_FORCE_INLINE OutputIt contains_by_batches(InputIt first, InputIt last, Hash&& hash,
+                                                    OutputIt out) const {
+        return Layout::contains_by_batches(this->words(), this->geometry(), std::move(first), std::move(last),
+                                           hash, std::move(out));
     }
     template <class Slot>
     BLOOM_FORCE_INLINE bool insert_batch_item(const Slot& slot, std::size_t item) noexcept {
@@ -4368,6 +4374,8 @@ struct blocked_layout {
     /// block per item is one load already.
     template <kernel_set Kernels>
     static constexpr bool batches_with = false;
+    template <kernel_set Kernels>
+    static constexpr bool shared_batches_with = false;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.
@@ -4583,6 +4591,7 @@ using blocked_bloom_filter = basic_bloom_filter<T, detail::blocked_layout, Hashe
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace bloom::detail {
 
@@ -4740,6 +4749,10 @@ struct classic_layout {
     /// probe by probe, so they are computed once for the prefetches and the bits.
     template <kernel_set Kernels>
     static constexpr bool batches_with = has_classic_batch_kernels<Kernels>;
+    /// The same for a concurrent filter's lookups, whose gathers of std::atomic words are assembly (GCC
+    /// and Clang).
+    template <kernel_set Kernels>
+    static constexpr bool shared_batches_with = has_shared_classic_batch_kernels<Kernels>;
     struct batch_slot {
         std::uint64_t positions[slot_probes * classic_batch_items];
         std::size_t count; // items in the batch: 8, fewer in a range's last
@@ -4756,18 +4769,10 @@ struct classic_layout {
         }
     }
 #if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-    /// The answers of contains() for eight hashes, as a mask (bit j: hashes[j]). Only where batches().
-    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned contains_batch(const std::uint64_t* words,
-                                                                    filter_geometry geometry,
-                                                                    const std::uint64_t* hashes) noexcept {
-        return narrow_range(geometry)
-                   ? avx512_mixed_contains<true>(words, geometry.bit_count, geometry.hash_count, hashes)
-                   : avx512_mixed_contains<false>(words, geometry.bit_count, geometry.hash_count, hashes);
-    }
     /// Fills `slot` with the positions of eight hashes (`count` of them items) and, if `Prefetch`, prefetches
-    /// their lines.
-    template <bool Prefetch, bool ForWrite>
-    BLOOM_FORCE_INLINE static void stage_batch(const std::uint64_t* words, filter_geometry geometry,
+    /// their lines. `Word`: std::uint64_t, or a concurrent filter's atomic_word.
+    template <bool Prefetch, bool ForWrite, class Word>
+    BLOOM_FORCE_INLINE static void stage_batch(const Word* words, filter_geometry geometry,
                                                const std::uint64_t* hashes, std::size_t count,
                                                batch_slot& slot) noexcept {
         slot.count = count;
@@ -4782,10 +4787,42 @@ struct classic_layout {
             }
         }
     }
-    /// contains() of a staged batch's items, as a mask.
-    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned
-    contains(const std::uint64_t* words, filter_geometry geometry, const batch_slot& slot) noexcept {
-        return avx512_positions_contain(words, geometry.hash_count, slot.positions);
+    /// contains(first, last, out) by batches, where batches(): for each item in order, *out++ =
+    /// contains(hash(item)). In the cache a batch is answered as soon as it is hashed; past it, its
+    /// positions are staged and prefetched two batches (`window` items) ahead. `Word`: as stage_batch's
+    /// (a concurrent filter's words only where shared_batches_with).
+    template <class Word, class InputIt, class OutputIt, class Hash>
+    BLOOM_FORCE_INLINE static OutputIt contains_by_batches(const Word* words, filter_geometry geometry,
+                                                           InputIt first, InputIt last, Hash&& hash,
+                                                           OutputIt out) {
+        const auto write_answers = [&out](unsigned answers, std::size_t count) BLOOM_INLINE_LAMBDA {
+            for (std::size_t item = 0; item < count; ++item) {
+                *out = ((answers >> item) & 1U) != 0;
+                ++out;
+            }
+        };
+        if (prefetches(geometry)) {
+            staged_batches<classic_batch_items, window / classic_batch_items, batch_slot>(
+                std::move(first), std::move(last), hash,
+                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot)
+                    BLOOM_INLINE_LAMBDA { stage_batch<true, false>(words, geometry, hashes, count, slot); },
+                [&](const batch_slot& slot) BLOOM_INLINE_LAMBDA {
+                    write_answers(avx512_positions_contain(words, geometry.hash_count, slot.positions),
+                                  slot.count);
+                });
+        } else {
+            const bool narrow = narrow_range(geometry);
+            for_each_batch<classic_batch_items>(
+                std::move(first), std::move(last), hash,
+                [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
+                    write_answers(narrow ? avx512_mixed_contains<true>(words, geometry.bit_count,
+                                                                       geometry.hash_count, hashes)
+                                         : avx512_mixed_contains<false>(words, geometry.bit_count,
+                                                                        geometry.hash_count, hashes),
+                                  count);
+                });
+        }
+        return out;
     }
 #endif
     /// insert() of item `item` of a staged batch: its bits set one by one, items in order, so each one's
@@ -5079,20 +5116,18 @@ class basic_concurrent_bloom_filter
             }
             return out;
         }
-        // Copied once: the compiler reloads members after every atomic load, which cost bulk lookups ~10%.
-        const detail::atomic_word* const words = m_words;
-        const filter_geometry geometry = m_geometry;
-        detail::pipelined_for_each<Layout::window>(
-            Layout::prefetches(geometry), first, last,
-            [this](const auto& value) { return this->hash_of(value); },
-            [words, geometry](std::uint64_t hash) {
-                Layout::template prefetch<false>(words, geometry, hash);
-            },
-            [&](std::uint64_t hash) {
-                *out = Layout::contains(words, geometry, hash);
-                ++out;
+        if constexpr (Layout::template shared_batches_with<detail::kernel_set::avx512> ||
+                      Layout::template shared_batches_with<detail::kernel_set::chosen>) {
+            // The classic layout's batches of eight (detail/classic_kernels.hpp), as the plain filter's range
+            // forms: compiled as a whole for the kernel set the CPU runs.
+            return detail::with_block_kernels([&](auto kernels) {
+                return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
+                                                                std::move(out));
             });
-        return out;
+        } else {
+            return contains_range<detail::kernel_set::chosen>(std::move(first), std::move(last),
+                                                              std::move(out));
+        }
     }
 
     /// A plain filter with the same shape, seed, bits, item count and sizing targets: freeze a filter
@@ -5267,6 +5302,30 @@ class basic_concurrent_bloom_filter
     friend surface;
 
     static constexpr std::size_t bulk_window = Layout::window;
+
+    // contains(first, last, out) of a filter with bits, by the kernel set `Kernels`.
+    template <detail::kernel_set Kernels, class InputIt, class OutputIt>
+    BLOOM_FORCE_INLINE OutputIt contains_range(InputIt first, InputIt last, OutputIt out) const {
+        // Copied once: the compiler reloads members after every atomic load, which cost bulk lookups ~10%.
+        const detail::atomic_word* const words = m_words;
+        const filter_geometry geometry = m_geometry;
+        const auto hash = [this](const auto& value) BLOOM_INLINE_LAMBDA { return this->hash_of(value); };
+        if constexpr (Layout::template shared_batches_with<Kernels>) {
+            if (Layout::template batches<Kernels>(geometry)) {
+                return Layout::contains_by_batches(words, geometry, std::move(first), std::move(last), hash,
+                                                   std::move(out));
+            }
+        }
+        detail::pipelined_for_each<Layout::window>(
+            Layout::prefetches(geometry), first, last, hash,
+            [words, geometry](std::uint64_t item_hash)
+                BLOOM_INLINE_LAMBDA { Layout::template prefetch<false>(words, geometry, item_hash); },
+            [&](std::uint64_t item_hash) BLOOM_INLINE_LAMBDA {
+                *out = Layout::contains(words, geometry, item_hash);
+                ++out;
+            });
+        return out;
+    }
 
     bool bulk_prefetches() const noexcept { return Layout::prefetches(m_geometry); }
     template <bool ForWrite>

@@ -41,6 +41,8 @@ struct blocked_layout {
     /// block per item is one load already.
     template <kernel_set Kernels>
     static constexpr bool batches_with = false;
+    template <kernel_set Kernels>
+    static constexpr bool shared_batches_with = false;
     using default_allocator = aligned_allocator<std::uint64_t, 64>;
     /// The pattern of an empty filter (k = 0): one bit per word, which finds nothing in an empty block
     /// whatever k is, where bits_anywhere with k = 0 would find everything.

@@ -16,6 +16,7 @@
 // AVX-512DQ, which the run-time choice (kernel_set::avx512) does not check for. Only lookups and inserts of
 // whole ranges use them (filter_surface); an answer is the one contains() gives.
 
+#include "bloom/detail/atomic_words.hpp"
 #include "bloom/detail/block_kernels.hpp"
 #include "bloom/detail/config.hpp"
 #include "bloom/detail/probe.hpp"
@@ -34,6 +35,15 @@ inline constexpr bool has_classic_batch_kernels =
     Kernels == kernel_set::chosen;
 #elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
     Kernels == kernel_set::avx512;
+#else
+    false;
+#endif
+
+/// Whether it has them over a concurrent filter's std::atomic words too (their gathers are assembly).
+template <kernel_set Kernels>
+inline constexpr bool has_shared_classic_batch_kernels =
+#if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+    has_classic_batch_kernels<Kernels>;
 #else
     false;
 #endif
@@ -101,12 +111,33 @@ class avx512_mixed_probes {
     return _mm512_test_epi64_mask(word, _mm512_rolv_epi64(_mm512_set1_epi64(1), positions));
 }
 
+#    if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
+/// The same over a concurrent filter's std::atomic words, which other threads may be setting bits in. The
+/// gather is written as assembly, as the shared block kernels' loads are (detail/block_kernels.hpp): to C++
+/// it would be a data race, while the CPU reads each aligned 64-bit element of a gather in one access, so
+/// every word is a value it held during the lookup, what a relaxed load gives. The memory clobber keeps
+/// it after this thread's own earlier inserts.
+[[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL __mmask8 avx512_bits_set(const atomic_word* words,
+                                                                  __m512i positions) noexcept {
+    const __m512i indices = _mm512_srli_epi64(positions, 6);
+    __m512i word;
+    __mmask8 lanes = 0xff; // the gather clears each lane's bit as it loads it
+    // {AT&T|Intel} operand orders: either assembler dialect the user compiles with.
+    __asm__("vpgatherqq {(%2,%3,8), %0%{%1%}|%0 %{%1%}, [%2 + 8*%3]}"
+            : "=&v"(word), "+Yk"(lanes)
+            : "r"(words), "v"(indices)
+            : "memory");
+    return _mm512_test_epi64_mask(word, _mm512_rolv_epi64(_mm512_set1_epi64(1), positions));
+}
+#    endif
+
 /// contains() of eight items by their hashes, as a mask (bit j: item j). Every probe of every item is read:
 /// with no branch, a mix of members and non-members costs what members do. Stopping once all eight had
-/// failed made misses at 10^6 items slower (9.5 ns against 8.7): the branch mispredicts.
-template <bool NarrowRange>
+/// failed made misses at 10^6 items slower (9.5 ns against 8.7): the branch mispredicts. `Word`:
+/// std::uint64_t, or a concurrent filter's atomic_word.
+template <bool NarrowRange, class Word>
 [[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL unsigned
-avx512_mixed_contains(const std::uint64_t* words, std::uint64_t bit_count, unsigned hash_count,
+avx512_mixed_contains(const Word* words, std::uint64_t bit_count, unsigned hash_count,
                       const std::uint64_t* hashes) noexcept {
     avx512_mixed_probes probes(hashes, bit_count);
     __mmask8 all_set = 0xff;
@@ -128,9 +159,9 @@ BLOOM_DETAIL_AVX512_KERNEL void avx512_mixed_positions(std::uint64_t bit_count, 
 }
 
 /// contains() of eight items by their stored positions (avx512_mixed_positions), as a mask.
+template <class Word>
 [[nodiscard]] BLOOM_DETAIL_AVX512_KERNEL unsigned
-avx512_positions_contain(const std::uint64_t* words, unsigned hash_count,
-                         const std::uint64_t* positions) noexcept {
+avx512_positions_contain(const Word* words, unsigned hash_count, const std::uint64_t* positions) noexcept {
     __mmask8 all_set = 0xff;
     for (unsigned i = 0; i < hash_count; ++i) {
         const __m512i position = _mm512_loadu_si512(positions + classic_batch_items * i);

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace bloom::detail {
 
@@ -178,6 +179,10 @@ struct classic_layout {
     /// probe by probe, so they are computed once for the prefetches and the bits.
     template <kernel_set Kernels>
     static constexpr bool batches_with = has_classic_batch_kernels<Kernels>;
+    /// The same for a concurrent filter's lookups, whose gathers of std::atomic words are assembly (GCC
+    /// and Clang).
+    template <kernel_set Kernels>
+    static constexpr bool shared_batches_with = has_shared_classic_batch_kernels<Kernels>;
     struct batch_slot {
         std::uint64_t positions[slot_probes * classic_batch_items];
         std::size_t count; // items in the batch: 8, fewer in a range's last
@@ -194,18 +199,10 @@ struct classic_layout {
         }
     }
 #if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-    /// The answers of contains() for eight hashes, as a mask (bit j: hashes[j]). Only where batches().
-    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned contains_batch(const std::uint64_t* words,
-                                                                    filter_geometry geometry,
-                                                                    const std::uint64_t* hashes) noexcept {
-        return narrow_range(geometry)
-                   ? avx512_mixed_contains<true>(words, geometry.bit_count, geometry.hash_count, hashes)
-                   : avx512_mixed_contains<false>(words, geometry.bit_count, geometry.hash_count, hashes);
-    }
     /// Fills `slot` with the positions of eight hashes (`count` of them items) and, if `Prefetch`, prefetches
-    /// their lines.
-    template <bool Prefetch, bool ForWrite>
-    BLOOM_FORCE_INLINE static void stage_batch(const std::uint64_t* words, filter_geometry geometry,
+    /// their lines. `Word`: std::uint64_t, or a concurrent filter's atomic_word.
+    template <bool Prefetch, bool ForWrite, class Word>
+    BLOOM_FORCE_INLINE static void stage_batch(const Word* words, filter_geometry geometry,
                                                const std::uint64_t* hashes, std::size_t count,
                                                batch_slot& slot) noexcept {
         slot.count = count;
@@ -220,10 +217,42 @@ struct classic_layout {
             }
         }
     }
-    /// contains() of a staged batch's items, as a mask.
-    [[nodiscard]] BLOOM_FORCE_INLINE static unsigned
-    contains(const std::uint64_t* words, filter_geometry geometry, const batch_slot& slot) noexcept {
-        return avx512_positions_contain(words, geometry.hash_count, slot.positions);
+    /// contains(first, last, out) by batches, where batches(): for each item in order, *out++ =
+    /// contains(hash(item)). In the cache a batch is answered as soon as it is hashed; past it, its
+    /// positions are staged and prefetched two batches (`window` items) ahead. `Word`: as stage_batch's
+    /// (a concurrent filter's words only where shared_batches_with).
+    template <class Word, class InputIt, class OutputIt, class Hash>
+    BLOOM_FORCE_INLINE static OutputIt contains_by_batches(const Word* words, filter_geometry geometry,
+                                                           InputIt first, InputIt last, Hash&& hash,
+                                                           OutputIt out) {
+        const auto write_answers = [&out](unsigned answers, std::size_t count) BLOOM_INLINE_LAMBDA {
+            for (std::size_t item = 0; item < count; ++item) {
+                *out = ((answers >> item) & 1U) != 0;
+                ++out;
+            }
+        };
+        if (prefetches(geometry)) {
+            staged_batches<classic_batch_items, window / classic_batch_items, batch_slot>(
+                std::move(first), std::move(last), hash,
+                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot)
+                    BLOOM_INLINE_LAMBDA { stage_batch<true, false>(words, geometry, hashes, count, slot); },
+                [&](const batch_slot& slot) BLOOM_INLINE_LAMBDA {
+                    write_answers(avx512_positions_contain(words, geometry.hash_count, slot.positions),
+                                  slot.count);
+                });
+        } else {
+            const bool narrow = narrow_range(geometry);
+            for_each_batch<classic_batch_items>(
+                std::move(first), std::move(last), hash,
+                [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
+                    write_answers(narrow ? avx512_mixed_contains<true>(words, geometry.bit_count,
+                                                                       geometry.hash_count, hashes)
+                                         : avx512_mixed_contains<false>(words, geometry.bit_count,
+                                                                        geometry.hash_count, hashes),
+                                  count);
+                });
+        }
+        return out;
     }
 #endif
     /// insert() of item `item` of a staged batch: its bits set one by one, items in order, so each one's

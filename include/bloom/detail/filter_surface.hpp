@@ -24,9 +24,9 @@
 // filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
 //
 //     template <kernel_set K> bool batches() const;    whether this filter's range forms go by batches
-//     unsigned contains_batch(const std::uint64_t* hashes) const;   eight answers, as a mask
+//     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
 //     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
-//     unsigned contains_batch_slot(const batch_slot<>&) const;  bool insert_batch_item(slot, item);
+//     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in insert_hash, contains_hash, insert_slot and
 // contains_slot, as `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool
@@ -192,30 +192,8 @@ class filter_surface {
         const Derived& self = derived();
         if constexpr (batches_with<Derived, Kernels>(0)) {
             if (self.template batches<Kernels>()) {
-                const auto write_answers = [&out](unsigned answers, std::size_t count) BLOOM_INLINE_LAMBDA {
-                    for (std::size_t item = 0; item < count; ++item) {
-                        *out = ((answers >> item) & 1U) != 0;
-                        ++out;
-                    }
-                };
-                if (self.bulk_prefetches()) {
-                    using slot_type = typename Derived::template batch_slot<>;
-                    staged_batches<batch_items, Derived::bulk_window / batch_items, slot_type>(
-                        first, last, hash_with(self),
-                        [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
-                            BLOOM_INLINE_LAMBDA {
-                                self.template stage_batch<true, false>(hashes, count, slot);
-                            },
-                        [&](const slot_type& slot) BLOOM_INLINE_LAMBDA {
-                            write_answers(self.contains_batch_slot(slot), slot.count);
-                        });
-                } else {
-                    for_each_batch<batch_items>(
-                        first, last, hash_with(self),
-                        [&](const std::uint64_t* hashes, std::size_t count)
-                            BLOOM_INLINE_LAMBDA { write_answers(self.contains_batch(hashes), count); });
-                }
-                return out;
+                return self.contains_by_batches(std::move(first), std::move(last), hash_with(self),
+                                                std::move(out));
             }
         }
         if constexpr (has_bulk_slot<Derived>(0)) {
@@ -300,8 +278,8 @@ class filter_surface {
     }
 
     // Whether Derived's range forms go by batches with `Kernels` (its batches_with<Kernels>: the classic
-    // filter's with AVX-512), through the steps batch_slot, batches, contains_batch, stage_batch,
-    // contains_batch_slot and insert_batch_item.
+    // filter's with AVX-512), through the steps batch_slot, batches, contains_by_batches, stage_batch and
+    // insert_batch_item.
     template <class D, kernel_set Kernels>
     static constexpr auto batches_with(int) -> decltype(bool{D::template batches_with<Kernels>}) {
         return D::template batches_with<Kernels>;
