@@ -269,22 +269,28 @@ class counting_bloom_filter
     // contains_hash answers false, remove() changes nothing and returns false.
     bool insert_hash(std::uint64_t hash) noexcept {
         const std::uint64_t counters = counter_count();
-        std::uint64_t* const words = this->words();
-        const bool was_new = detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
-            bool some_zero = false;
-            for (unsigned i = 0; i < this->m_hash_count; ++i) {
-                const std::uint64_t index = probes.next(counters);
-                std::uint64_t& word = words[layout::word_of(index)];
-                const unsigned shift = layout::shift_of(index);
-                const std::uint64_t counter = (word >> shift) & layout::max_value;
-                some_zero = some_zero || counter == 0;
-                // Below its maximum a counter's increment cannot carry into its neighbour.
-                word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
-            }
-            return some_zero;
+        return detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            return increment_counters([&] { return probes.next(counters); });
         });
+    }
+
+    // Increments the k counters `next_index()` names in turn; true if one was 0. The one loop of insert:
+    // from the probes (insert_hash) or from the indexes a bulk insert staged (insert_slot).
+    template <class NextIndex>
+    BLOOM_FORCE_INLINE bool increment_counters(NextIndex&& next_index) noexcept {
+        std::uint64_t* const words = this->words();
+        bool some_zero = false;
+        for (unsigned i = 0; i < this->m_hash_count; ++i) {
+            const std::uint64_t index = next_index();
+            std::uint64_t& word = words[layout::word_of(index)];
+            const unsigned shift = layout::shift_of(index);
+            const std::uint64_t counter = (word >> shift) & layout::max_value;
+            some_zero = some_zero || counter == 0;
+            // Below its maximum a counter's increment cannot carry into its neighbour.
+            word += static_cast<std::uint64_t>(counter != layout::max_value) << shift;
+        }
         this->m_item_count += this->m_hash_count != 0 ? 1 : 0;
-        return was_new;
+        return some_zero;
     }
 
     [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
@@ -392,6 +398,53 @@ class counting_bloom_filter
                 detail::prefetch<ForWrite>(words + layout::word_of(probes.next(counters)));
             }
         });
+    }
+
+    // What a range form keeps of an item past the cache (filter_surface's staged_for_each), as
+    // bloom_filter's bulk_slot: its counter indexes, computed once for the prefetches and the counters.
+    // Hashed ahead and prefetched only, the indexes were computed twice, and bulk lookups of non-members
+    // at 10^6 items took 1.09x the single ones.
+    static constexpr unsigned slot_probes = 16;
+    struct bulk_slot {
+        std::uint64_t hash;
+        std::uint64_t indexes[slot_probes];
+    };
+    template <bool ForWrite>
+    BLOOM_FORCE_INLINE void stage_hash(std::uint64_t hash, bulk_slot& slot) const noexcept {
+        slot.hash = hash;
+        if (this->m_hash_count > slot_probes) {
+            prefetch_hash<ForWrite>(hash);
+            return;
+        }
+        const std::uint64_t counters = counter_count();
+        const std::uint64_t* const words = this->words();
+        detail::with_probes(this->m_probe_scheme, hash, [&](auto probes) {
+            for (unsigned i = 0; i < this->m_hash_count; ++i) {
+                slot.indexes[i] = probes.next(counters);
+                detail::prefetch<ForWrite>(words + layout::word_of(slot.indexes[i]));
+            }
+        });
+    }
+    // contains_hash of a staged item: every counter is read (its line is prefetched), with no branch.
+    [[nodiscard]] BLOOM_FORCE_INLINE bool contains_slot(const bulk_slot& slot) const noexcept {
+        if (this->m_hash_count > slot_probes) {
+            return contains_hash(slot.hash);
+        }
+        const std::uint64_t* const words = this->words();
+        bool all_non_zero = this->m_hash_count != 0;
+        for (unsigned i = 0; i < this->m_hash_count; ++i) {
+            const std::uint64_t index = slot.indexes[i];
+            all_non_zero &=
+                ((words[layout::word_of(index)] >> layout::shift_of(index)) & layout::max_value) != 0;
+        }
+        return all_non_zero;
+    }
+    BLOOM_FORCE_INLINE bool insert_slot(const bulk_slot& slot) noexcept {
+        if (this->m_hash_count > slot_probes) {
+            return insert_hash(slot.hash);
+        }
+        unsigned probe = 0;
+        return increment_counters([&] { return slot.indexes[probe++]; });
     }
 
     [[nodiscard]] std::uint64_t non_zero_counters() const noexcept {
