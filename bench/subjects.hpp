@@ -155,33 +155,18 @@ using counting_subject = filter_subject<bloom::counting_bloom_filter<typename Ke
 
 /// A scalable filter that starts a thousand times too small and grows to hold the n items: the cost of
 /// not knowing n in advance. Its range forms ask the stages per item, prefetching the newest stage's lines.
+/// clear() goes back to one empty first stage: a refill grows through the same stages again.
 template <class Keys>
-class scalable_subject {
+class scalable_subject
+    : public filter_subject<bloom::scalable_bloom_filter<typename Keys::filter_value>, Keys> {
+    using filter_type = bloom::scalable_bloom_filter<typename Keys::filter_value>;
+
   public:
-    using keys = Keys;
-    static constexpr bool is_filter = true;
-    static constexpr bool has_bulk = true;
-
     explicit scalable_subject(std::size_t item_count)
-        : m_filter(std::max<std::size_t>(1, item_count / 1000), target_rate) {}
+        : filter_subject<filter_type, Keys>(
+              filter_type(std::max<std::size_t>(1, item_count / 1000), target_rate)) {}
 
-    bool insert(const typename Keys::key_type& key) { return m_filter.insert(key); }
-    [[nodiscard]] bool contains(const typename Keys::key_type& key) const { return m_filter.contains(key); }
-    template <class InputIt>
-    std::size_t insert(InputIt first, InputIt last) {
-        return m_filter.insert(first, last);
-    }
-    template <class InputIt, class OutputIt>
-    OutputIt contains(InputIt first, InputIt last, OutputIt out) const {
-        return m_filter.contains(first, last, out);
-    }
-    /// Back to one empty first stage: a refill grows through the same stages again.
-    void clear() { m_filter.clear(); }
-    [[nodiscard]] double memory_bits() const { return 8.0 * static_cast<double>(m_filter.memory_bytes()); }
     [[nodiscard]] const void* storage() const { return nullptr; } // many stages: no huge-page report
-
-  private:
-    bloom::scalable_bloom_filter<typename Keys::filter_value> m_filter;
 };
 
 #if defined(BLOOM_BENCH_HAVE_HUGE_PAGES)
