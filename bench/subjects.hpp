@@ -154,7 +154,7 @@ template <class Keys>
 using counting_subject = filter_subject<bloom::counting_bloom_filter<typename Keys::filter_value>, Keys>;
 
 /// A scalable filter that starts a thousand times too small and grows to hold the n items: the cost of
-/// not knowing n in advance. Its range forms ask the stages per item, prefetching the newest stage's lines.
+/// not knowing n in advance. Its range forms ask the stages 256 items at a time, stage by stage.
 /// clear() goes back to one empty first stage: a refill grows through the same stages again.
 template <class Keys>
 class scalable_subject

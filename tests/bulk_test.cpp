@@ -20,6 +20,7 @@
 #include <list>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -424,6 +425,71 @@ TEMPLATE_TEST_CASE("classic and counting bulk operations past the cache, from th
     CHECK(answers == expected);
     // Members (a tenth) and some false positives among the rest.
     CHECK(std::count(expected.begin(), expected.end(), true) > 10'000 + 200);
+}
+
+TEST_CASE("scalable bulk operations, stage by stage, match single ones and find the members of every stage",
+          "[bulk][scalable]") {
+    // Started at 1000 items, 600,000 members fill ten stages; the newest (12 million bits, 1.5 MB) is past
+    // the 1 MiB from which a window's operations prefetch, the others are asked without.
+    bloom::scalable_bloom_filter<std::uint64_t> filter(1000, 0.01);
+    bloom::scalable_bloom_filter<std::uint64_t> one_by_one(1000, 0.01);
+    bloom_test::splitmix64 random(77);
+    std::vector<std::uint64_t> members(600'000);
+    for (std::uint64_t& member : members) {
+        member = random.next();
+    }
+    // Every seventh insert repeats the item three before it, in the same window of the range form: it must
+    // see that item, inserted into the newest stage (or one it added) a moment before, as single calls do.
+    std::vector<std::uint64_t> inserts;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        inserts.push_back(members[i]);
+        if (i % 7 == 6) {
+            inserts.push_back(members[i - 3]);
+        }
+    }
+    std::size_t new_one_by_one = 0;
+    for (const std::uint64_t item : inserts) {
+        new_one_by_one += one_by_one.insert(item) ? 1 : 0;
+    }
+    CHECK(filter.insert(inserts.begin(), inserts.end()) == new_one_by_one);
+    CHECK(new_one_by_one <= members.size());
+    REQUIRE(filter.stage_count() == one_by_one.stage_count());
+    for (std::size_t stage = 0; stage < filter.stage_count(); ++stage) {
+        INFO("stage " << stage);
+        CHECK(filter.stage(stage) == one_by_one.stage(stage));
+    }
+    REQUIRE(filter.stage_count() == 10);
+    REQUIRE(filter.stage(9).bit_count() >= std::uint64_t{1} << 23);
+    REQUIRE(filter.stage(8).bit_count() < std::uint64_t{1} << 23);
+    // Members from every stage (the first 1000 went into stage 0), each followed by some non-members, in
+    // a length that leaves the last window part-full.
+    std::vector<std::uint64_t> queries;
+    for (std::size_t i = 0; queries.size() < 100'003; ++i) {
+        queries.push_back(members[i < 2000 ? i : random.next() % members.size()]);
+        for (std::uint64_t extra = random.next() % 3; extra > 0; --extra) {
+            queries.push_back(random.next());
+        }
+    }
+    queries.resize(100'003);
+    std::vector<bool> answers;
+    filter.contains(queries.begin(), queries.end(), std::back_inserter(answers));
+    const std::vector<bool> expected = single_answers(filter, queries);
+    CHECK(answers == expected);
+    const std::set<std::uint64_t> member_set(members.begin(), members.end());
+    std::size_t member_queries = 0;
+    std::size_t members_found = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        if (member_set.count(queries[i]) != 0) {
+            ++member_queries;
+            members_found += answers[i] ? 1 : 0;
+        }
+    }
+    CHECK(members_found == member_queries); // no false negative, in any stage
+    CHECK(member_queries > 40'000);
+    // Non-members: some answered present (false positives), most not.
+    const auto present = static_cast<std::size_t>(std::count(answers.begin(), answers.end(), true));
+    CHECK(present > member_queries);
+    CHECK(present < member_queries + (queries.size() - member_queries) / 20);
 }
 
 namespace {

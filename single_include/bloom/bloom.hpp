@@ -683,13 +683,16 @@ decltype(auto) with_probes(probe_scheme scheme, std::uint64_t hash, Body&& body)
 /// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
 /// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
 /// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
+/// The probes classic_contains tests together, between branches.
+inline constexpr unsigned classic_probe_group = 4;
+
 template <class Words>
 [[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
                                     probe_scheme scheme, std::uint64_t hash) noexcept {
     return with_probes(scheme, hash, [&](auto probes) {
         unsigned remaining = hash_count;
         while (remaining != 0) {
-            const unsigned group = remaining < 4 ? remaining : 4;
+            const unsigned group = remaining < classic_probe_group ? remaining : classic_probe_group;
             std::uint64_t all_set = 1;
             for (unsigned i = 0; i < group; ++i) {
                 const std::uint64_t position = probes.next(bit_count);
@@ -3429,16 +3432,19 @@ class filter_base {
 //     std::uint64_t hash_of(const K&) const;           the hash its probes derive from
 //     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
+//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
+//
+// and, for the range forms' pipeline (unless it goes by windows, below):
+//
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
 //     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
+//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 //
 // and may stage the items of those range forms in slots of its own type instead of hashes:
 //
 //     using bulk_slot = ...;                           what an item's step needs, filled ahead
 //     template <bool ForWrite> void stage_hash(std::uint64_t, bulk_slot&) const;   fills it, prefetches
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
-//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
-//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 //
 // and may run its range forms by batches of eight items where a kernel set has batch kernels (the classic
 // filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
@@ -3447,6 +3453,13 @@ class filter_base {
 //     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
 //     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
 //     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
+//
+// and may run its range forms a window of hashes at a time instead (the scalable filter: stage by stage,
+// each asked about the items no newer stage holds), saying so with its hash_window:
+//
+//     static constexpr std::size_t hash_window;        items hashed and handed over together
+//     OutputIt contains_window(const std::uint64_t* hashes, std::size_t count, OutputIt out) const;
+//     std::size_t insert_window(const std::uint64_t* hashes, std::size_t count);   how many were new
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in insert_hash, contains_hash, insert_slot and
 // contains_slot, as `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool
@@ -3826,7 +3839,14 @@ class filter_surface {
         if (first != last) {
             derived().require_insertable("insert(first, last)");
         }
-        if constexpr (has_range_kernels<Derived>()) {
+        if constexpr (goes_by_windows<Derived>(0)) {
+            std::size_t inserted = 0;
+            for_each_window(std::move(first), std::move(last),
+                            [&](const std::uint64_t* hashes, std::size_t count) {
+                                inserted += derived().insert_window(hashes, count);
+                            });
+            return inserted;
+        } else if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return insert_range<decltype(kernels)::value>(std::move(first), std::move(last));
             });
@@ -3866,7 +3886,13 @@ class filter_surface {
             can_hash_range_v<typename Derived::hasher, InputIt>,
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
-        if constexpr (has_range_kernels<Derived>()) {
+        if constexpr (goes_by_windows<Derived>(0)) {
+            for_each_window(std::move(first), std::move(last),
+                            [&](const std::uint64_t* hashes, std::size_t count) {
+                                out = derived().contains_window(hashes, count, std::move(out));
+                            });
+            return out;
+        } else if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
                                                                 std::move(out));
@@ -3877,6 +3903,25 @@ class filter_surface {
     }
 
   private:
+    // The range forms of a kind that goes by windows (goes_by_windows): body(hashes, count) for each
+    // hash_window items in order (fewer in the last), hashed.
+    template <class InputIt, class Body>
+    void for_each_window(InputIt first, InputIt last, Body&& body) const {
+        const Derived& self = derived();
+        std::uint64_t hashes[Derived::hash_window];
+        std::size_t count = 0;
+        for (; first != last; ++first) {
+            hashes[count] = self.hash_of(*first);
+            if (++count == Derived::hash_window) {
+                body(static_cast<const std::uint64_t*>(hashes), count);
+                count = 0;
+            }
+        }
+        if (count != 0) {
+            body(static_cast<const std::uint64_t*>(hashes), count);
+        }
+    }
+
     // The range forms' loops, with the kind's steps run by the kernel set `Kernels` (kinds whose steps take
     // one, has_kernel_sets, are compiled for a whole set in builds that choose it at run time).
     template <kernel_set Kernels, class InputIt>
@@ -4018,6 +4063,17 @@ class filter_surface {
     }
     template <class D>
     static constexpr bool has_bulk_slot(...) {
+        return false;
+    }
+
+    // Whether Derived runs its range forms a window of hashes at a time (its hash_window, contains_window
+    // and insert_window: the scalable filter, stage by stage).
+    template <class D>
+    static constexpr auto goes_by_windows(int) -> decltype(D::hash_window, true) {
+        return true;
+    }
+    template <class D>
+    static constexpr bool goes_by_windows(...) {
         return false;
     }
 
@@ -4844,8 +4900,24 @@ struct classic_layout {
     /// Prefetches the k lines an insert (ForWrite) or a lookup reads.
     template <bool ForWrite, class Word>
     static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        prefetch_probes<ForWrite>(words, geometry, hash, geometry.hash_count);
+    }
+    /// Prefetches the lines of the probes contains() tests first, together (classic_probe_group): all that
+    /// a lookup of a non-member reads 15 times in 16 at half fill. A scalable filter asks most items of
+    /// every stage, where all k lines cost a non-member k misses for four.
+    static void prefetch_first_group(const std::uint64_t* words, filter_geometry geometry,
+                                     std::uint64_t hash) noexcept {
+        prefetch_probes<false>(words, geometry, hash,
+                               geometry.hash_count < classic_probe_group ? geometry.hash_count
+                                                                         : classic_probe_group);
+    }
+
+    /// Prefetches the lines of an item's first `count` probes.
+    template <bool ForWrite, class Word>
+    static void prefetch_probes(const Word* words, filter_geometry geometry, std::uint64_t hash,
+                                unsigned count) noexcept {
         with_probes(geometry.probes, hash, [&](auto probes) {
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            for (unsigned i = 0; i < count; ++i) {
                 detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
             }
         });
@@ -9853,9 +9925,6 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
 
     friend surface;
 
-    // Items in flight in the range forms, prefetching the newest stage's probes, as bloom_filter's.
-    static constexpr std::size_t bulk_window = detail::classic_layout::window;
-
     void require_insertable(const char* call) const {
         if (m_initial_capacity == 0) {
             detail::throw_insert_into_empty(where, call);
@@ -9868,18 +9937,6 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
         }
         insert_new(hash);
         return true;
-    }
-
-    // The newest stage is the largest and is asked first (and takes the inserts).
-    bool bulk_prefetches() const noexcept {
-        return !m_stages.empty() && detail::classic_layout::prefetches(m_stages.back().geometry());
-    }
-    template <bool ForWrite>
-    void prefetch_hash(std::uint64_t hash) const noexcept {
-        if (!m_stages.empty()) {
-            const stage_type& newest = m_stages.back();
-            detail::classic_layout::prefetch<ForWrite>(newest.data(), newest.geometry(), hash);
-        }
     }
 
     // The loader (the serialization layer) builds a filter without stages, then adds the saved ones.
@@ -9908,9 +9965,110 @@ class scalable_bloom_filter : public detail::filter_surface<scalable_bloom_filte
         return detail::seeded_hash(m_hasher, value, m_seed);
     }
 
-    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept {
+    // The range forms, a window of items at a time (filter_surface's hash_window). Lookups go stage by
+    // stage, newest first as contains_hash goes, each stage asked only about the items no newer stage
+    // holds: asked one item at a time, a non-member waits on a miss in every large stage in turn; asked
+    // together, a stage past prefetch_stage_from_bits has the lines of their first probe group prefetched
+    // lookup_ahead items ahead. Only the first group: a non-member reads no further 15 times in 16 at half
+    // fill, and it is asked in every stage. Measured at 10^6 and 10^7 items (bench/README, "Scalable bulk
+    // operations stage by stage"): prefetching all k lines, as bloom_filter's range forms do, or answering
+    // each stage by the classic batch kernels (all k gathered), made bulk lookups of non-members 1.1-1.5x
+    // slower than single ones; prefetching in stages below 1 MiB, in the cache, made them 1.2x slower.
+    static constexpr std::size_t hash_window = 256;
+    static constexpr std::size_t lookup_ahead = detail::classic_layout::window;
+    static constexpr std::uint64_t prefetch_stage_from_bits = detail::prefetch_from_bytes * 8 / 2;
+    static_assert(hash_window <= 65536, "item_of holds a window's places in 16 bits");
+
+    template <class OutputIt>
+    OutputIt contains_window(const std::uint64_t* hashes, std::size_t count, OutputIt out) const {
+        bool present[hash_window] = {};
+        ask_stages(hashes, count, m_stages.size(), present);
+        for (std::size_t i = 0; i < count; ++i) {
+            *out = present[i];
+            ++out;
+        }
+        return out;
+    }
+
+    // Inserts go item by item in order, as insert_hash goes, so each answer sees the items before it. Only
+    // the newest stage (and any stage an item adds) takes them: the older ones are asked about the whole
+    // window first, as lookups ask, and the newest item by item, its lines prefetched lookup_ahead ahead.
+    std::size_t insert_window(const std::uint64_t* hashes, std::size_t count) {
+        bool present[hash_window] = {};
+        const std::size_t settled = m_stages.empty() ? 0 : m_stages.size() - 1;
+        ask_stages(hashes, count, settled, present);
+        std::size_t inserted = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            if (i + lookup_ahead < count && !m_stages.empty()) {
+                const stage_type& newest = m_stages.back(); // the one inserts go to (an insert may add one)
+                if (newest.bit_count() >= prefetch_stage_from_bits) {
+                    detail::classic_layout::prefetch<true>(newest.data(), newest.geometry(),
+                                                           hashes[i + lookup_ahead]);
+                }
+            }
+            if (present[i] || held_from(settled, hashes[i])) {
+                continue;
+            }
+            insert_new(hashes[i]);
+            ++inserted;
+        }
+        return inserted;
+    }
+
+    // Marks present[i] for each of the `count` items one of the stages [0, stage_count) holds.
+    void ask_stages(const std::uint64_t* hashes, std::size_t count, std::size_t stage_count,
+                    bool* present) const noexcept {
+        std::uint64_t unresolved[hash_window]; // hashes of the items no stage asked so far holds
+        std::uint16_t item_of[hash_window];    // their places in the window
+        std::size_t left = count;
+        for (std::size_t i = 0; i < count; ++i) {
+            unresolved[i] = hashes[i];
+            item_of[i] = static_cast<std::uint16_t>(i);
+        }
+        for (std::size_t stage_index = stage_count; stage_index-- > 0 && left != 0;) {
+            const stage_type& stage_filter = m_stages[stage_index];
+            left = stage_filter.bit_count() >= prefetch_stage_from_bits
+                       ? ask_stage<true>(stage_filter, unresolved, item_of, left, present)
+                       : ask_stage<false>(stage_filter, unresolved, item_of, left, present);
+        }
+    }
+
+    // ask_stages' step: asks `stage_filter` about the `left` unresolved items, marks those it holds
+    // present, and keeps the others, in order, at the front; returns how many it kept.
+    template <bool Prefetch>
+    static std::size_t ask_stage(const stage_type& stage_filter, std::uint64_t* unresolved,
+                                 std::uint16_t* item_of, std::size_t left, bool* present) noexcept {
+        const std::uint64_t* words = stage_filter.data();
+        const filter_geometry geometry = stage_filter.geometry();
+        if constexpr (Prefetch) {
+            for (std::size_t i = 0; i < left && i < lookup_ahead; ++i) {
+                detail::classic_layout::prefetch_first_group(words, geometry, unresolved[i]);
+            }
+        }
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < left; ++i) {
+            if constexpr (Prefetch) {
+                if (i + lookup_ahead < left) {
+                    detail::classic_layout::prefetch_first_group(words, geometry,
+                                                                 unresolved[i + lookup_ahead]);
+                }
+            }
+            // Kept or resolved without a branch on the answer, which mixed lookups would mispredict.
+            const bool held = detail::filter_access::contains(stage_filter, unresolved[i]);
+            present[item_of[i]] = present[item_of[i]] || held;
+            unresolved[kept] = unresolved[i];
+            item_of[kept] = item_of[i];
+            kept += held ? 0 : 1;
+        }
+        return kept;
+    }
+
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const noexcept { return held_from(0, hash); }
+
+    // Whether one of the stages from `first_stage` on holds the item.
+    [[nodiscard]] bool held_from(std::size_t first_stage, std::uint64_t hash) const noexcept {
         // Newest first: the newest stage is the largest and holds the most items (half of them at s = 2).
-        for (std::size_t i = m_stages.size(); i-- > 0;) {
+        for (std::size_t i = m_stages.size(); i-- > first_stage;) {
             if (detail::filter_access::contains(m_stages[i], hash)) {
                 return true;
             }

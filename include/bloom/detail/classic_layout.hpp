@@ -274,8 +274,24 @@ struct classic_layout {
     /// Prefetches the k lines an insert (ForWrite) or a lookup reads.
     template <bool ForWrite, class Word>
     static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
+        prefetch_probes<ForWrite>(words, geometry, hash, geometry.hash_count);
+    }
+    /// Prefetches the lines of the probes contains() tests first, together (classic_probe_group): all that
+    /// a lookup of a non-member reads 15 times in 16 at half fill. A scalable filter asks most items of
+    /// every stage, where all k lines cost a non-member k misses for four.
+    static void prefetch_first_group(const std::uint64_t* words, filter_geometry geometry,
+                                     std::uint64_t hash) noexcept {
+        prefetch_probes<false>(words, geometry, hash,
+                               geometry.hash_count < classic_probe_group ? geometry.hash_count
+                                                                         : classic_probe_group);
+    }
+
+    /// Prefetches the lines of an item's first `count` probes.
+    template <bool ForWrite, class Word>
+    static void prefetch_probes(const Word* words, filter_geometry geometry, std::uint64_t hash,
+                                unsigned count) noexcept {
         with_probes(geometry.probes, hash, [&](auto probes) {
-            for (unsigned i = 0; i < geometry.hash_count; ++i) {
+            for (unsigned i = 0; i < count; ++i) {
                 detail::prefetch<ForWrite>(words + word_of(probes.next(geometry.bit_count)));
             }
         });

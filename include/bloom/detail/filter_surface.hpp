@@ -9,16 +9,19 @@
 //     std::uint64_t hash_of(const K&) const;           the hash its probes derive from
 //     bool insert_hash(std::uint64_t);                 sets the item's bits; true if one was 0
 //     bool contains_hash(std::uint64_t) const;         false if the item is definitely absent
+//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
+//
+// and, for the range forms' pipeline (unless it goes by windows, below):
+//
 //     template <bool ForWrite> void prefetch_hash(std::uint64_t) const;   the lines the next step reads
 //     bool bulk_prefetches() const;                    whether the range forms hash ahead and prefetch
+//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 //
 // and may stage the items of those range forms in slots of its own type instead of hashes:
 //
 //     using bulk_slot = ...;                           what an item's step needs, filled ahead
 //     template <bool ForWrite> void stage_hash(std::uint64_t, bulk_slot&) const;   fills it, prefetches
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
-//     void require_insertable(const char* call) const; throws std::logic_error if it cannot hold an item
-//     static constexpr std::size_t bulk_window;        items hashed ahead in the range forms
 //
 // and may run its range forms by batches of eight items where a kernel set has batch kernels (the classic
 // filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
@@ -27,6 +30,13 @@
 //     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
 //     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
 //     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
+//
+// and may run its range forms a window of hashes at a time instead (the scalable filter: stage by stage,
+// each asked about the items no newer stage holds), saying so with its hash_window:
+//
+//     static constexpr std::size_t hash_window;        items hashed and handed over together
+//     OutputIt contains_window(const std::uint64_t* hashes, std::size_t count, OutputIt out) const;
+//     std::size_t insert_window(const std::uint64_t* hashes, std::size_t count);   how many were new
 //
 // and may take a kernel_set (detail/block_kernels.hpp) in insert_hash, contains_hash, insert_slot and
 // contains_slot, as `template <kernel_set K = kernel_set::chosen>`, saying so with `static constexpr bool
@@ -82,7 +92,14 @@ class filter_surface {
         if (first != last) {
             derived().require_insertable("insert(first, last)");
         }
-        if constexpr (has_range_kernels<Derived>()) {
+        if constexpr (goes_by_windows<Derived>(0)) {
+            std::size_t inserted = 0;
+            for_each_window(std::move(first), std::move(last),
+                            [&](const std::uint64_t* hashes, std::size_t count) {
+                                inserted += derived().insert_window(hashes, count);
+                            });
+            return inserted;
+        } else if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return insert_range<decltype(kernels)::value>(std::move(first), std::move(last));
             });
@@ -122,7 +139,13 @@ class filter_surface {
             can_hash_range_v<typename Derived::hasher, InputIt>,
             "bloom: contains(first, last, out): the filter's Hasher cannot hash the range's values; "
             "specialise bloom::hash<T> or pass a Hasher");
-        if constexpr (has_range_kernels<Derived>()) {
+        if constexpr (goes_by_windows<Derived>(0)) {
+            for_each_window(std::move(first), std::move(last),
+                            [&](const std::uint64_t* hashes, std::size_t count) {
+                                out = derived().contains_window(hashes, count, std::move(out));
+                            });
+            return out;
+        } else if constexpr (has_range_kernels<Derived>()) {
             return with_block_kernels([&](auto kernels) {
                 return contains_range<decltype(kernels)::value>(std::move(first), std::move(last),
                                                                 std::move(out));
@@ -133,6 +156,25 @@ class filter_surface {
     }
 
   private:
+    // The range forms of a kind that goes by windows (goes_by_windows): body(hashes, count) for each
+    // hash_window items in order (fewer in the last), hashed.
+    template <class InputIt, class Body>
+    void for_each_window(InputIt first, InputIt last, Body&& body) const {
+        const Derived& self = derived();
+        std::uint64_t hashes[Derived::hash_window];
+        std::size_t count = 0;
+        for (; first != last; ++first) {
+            hashes[count] = self.hash_of(*first);
+            if (++count == Derived::hash_window) {
+                body(static_cast<const std::uint64_t*>(hashes), count);
+                count = 0;
+            }
+        }
+        if (count != 0) {
+            body(static_cast<const std::uint64_t*>(hashes), count);
+        }
+    }
+
     // The range forms' loops, with the kind's steps run by the kernel set `Kernels` (kinds whose steps take
     // one, has_kernel_sets, are compiled for a whole set in builds that choose it at run time).
     template <kernel_set Kernels, class InputIt>
@@ -274,6 +316,17 @@ class filter_surface {
     }
     template <class D>
     static constexpr bool has_bulk_slot(...) {
+        return false;
+    }
+
+    // Whether Derived runs its range forms a window of hashes at a time (its hash_window, contains_window
+    // and insert_window: the scalable filter, stage by stage).
+    template <class D>
+    static constexpr auto goes_by_windows(int) -> decltype(D::hash_window, true) {
+        return true;
+    }
+    template <class D>
+    static constexpr bool goes_by_windows(...) {
         return false;
     }
 
