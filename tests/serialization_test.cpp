@@ -16,6 +16,7 @@
 #include <istream>
 #include <iterator>
 #include <limits>
+#include <numeric>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -568,12 +569,31 @@ TEST_CASE("the golden files load, answer as saved, and save back to the same byt
         CHECK(bloom::to_bytes(loaded) == read_file_bytes(path));
         // It keeps growing with the earlier scheme in its old stages and today's in new ones.
         auto grown = loaded;
+        std::size_t new_items = 0;
         for (std::uint64_t i = 100; i < 2000; ++i) {
-            grown.insert(i);
+            new_items += grown.insert(i) ? 1 : 0;
         }
         for (std::uint64_t i = 0; i < 2000; ++i) {
             CHECK(grown.contains(i));
         }
+        // The range forms ask each stage by its own scheme: they grow it into the same stages and answer
+        // as single calls do, for its members in stages of both schemes and for non-members.
+        std::vector<std::uint64_t> items(4000);
+        std::iota(items.begin(), items.end(), std::uint64_t{0});
+        auto grown_by_range = loaded;
+        CHECK(grown_by_range.insert(items.begin() + 100, items.begin() + 2000) == new_items);
+        REQUIRE(grown_by_range.stage_count() == grown.stage_count());
+        REQUIRE(grown.stage(grown.stage_count() - 1).probes() == bloom::probe_scheme::mixed);
+        for (std::size_t stage = 0; stage < grown.stage_count(); ++stage) {
+            CHECK(grown_by_range.stage(stage) == grown.stage(stage));
+        }
+        std::vector<bool> answers;
+        grown.contains(items.begin(), items.end(), std::back_inserter(answers));
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            differing += answers[i] == grown.contains(items[i]) ? 0 : 1;
+        }
+        CHECK(differing == 0);
     }
     SECTION("scalable, today's probe scheme and the earlier integer hash") {
         using xxh3 = bloom::xxh3_hash<std::uint64_t>;

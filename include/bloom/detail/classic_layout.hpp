@@ -276,14 +276,55 @@ struct classic_layout {
     static void prefetch(const Word* words, filter_geometry geometry, std::uint64_t hash) noexcept {
         prefetch_probes<ForWrite>(words, geometry, hash, geometry.hash_count);
     }
-    /// Prefetches the lines of the probes contains() tests first, together (classic_probe_group): all that
-    /// a lookup of a non-member reads 15 times in 16 at half fill. A scalable filter asks most items of
-    /// every stage, where all k lines cost a non-member k misses for four.
+    /// The points of an item's first probes, those contains() tests together (classic_probe_group): their
+    /// positions before they are scaled to a bit count (next_point), so the same in every filter of one
+    /// probe scheme. A scalable filter asks each of its stages about an item with the same hash; the
+    /// points computed once per item leave each stage a multiply per probe.
+    struct first_group_points {
+        std::uint64_t points[classic_probe_group];
+    };
+    [[nodiscard]] BLOOM_FORCE_INLINE static first_group_points first_group_of(probe_scheme scheme,
+                                                                              std::uint64_t hash) noexcept {
+        return with_probes(scheme, hash, [](auto probes) {
+            first_group_points group{};
+            for (std::uint64_t& point : group.points) {
+                point = probes.next_point();
+            }
+            return group;
+        });
+    }
+    /// contains() of an item whose first group is set (first_group_set): its other probes.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool contains_past_first_group(const std::uint64_t* words,
+                                                                           filter_geometry geometry,
+                                                                           std::uint64_t hash) noexcept {
+        return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash,
+                                first_group_size(geometry));
+    }
+    /// How many probes of a filter of `geometry` its first group holds.
+    [[nodiscard]] static unsigned first_group_size(filter_geometry geometry) noexcept {
+        return geometry.hash_count < classic_probe_group ? geometry.hash_count : classic_probe_group;
+    }
+    /// True if the bits of the first group (first_group_of, for this filter's probe scheme) are set: false
+    /// means the item is absent, what 15 non-members in 16 get from a filter at half fill; true, that
+    /// contains() must say. No branch.
+    [[nodiscard]] BLOOM_FORCE_INLINE static bool first_group_set(const std::uint64_t* words,
+                                                                 filter_geometry geometry,
+                                                                 const first_group_points& group) noexcept {
+        std::uint64_t all_set = 1;
+        for (unsigned i = 0; i < first_group_size(geometry); ++i) {
+            const std::uint64_t position = reduce_to_range(group.points[i], geometry.bit_count);
+            all_set &= words[word_of(position)] >> (position & 63);
+        }
+        return (all_set & 1) != 0;
+    }
+    /// Prefetches the lines of the first group: all that a lookup of a non-member reads 15 times in 16 at
+    /// half fill. A scalable filter asks most items of every stage, where all k lines cost a non-member k
+    /// misses for four.
     static void prefetch_first_group(const std::uint64_t* words, filter_geometry geometry,
-                                     std::uint64_t hash) noexcept {
-        prefetch_probes<false>(words, geometry, hash,
-                               geometry.hash_count < classic_probe_group ? geometry.hash_count
-                                                                         : classic_probe_group);
+                                     const first_group_points& group) noexcept {
+        for (unsigned i = 0; i < first_group_size(geometry); ++i) {
+            detail::prefetch<false>(words + word_of(reduce_to_range(group.points[i], geometry.bit_count)));
+        }
     }
 
     /// Prefetches the lines of an item's first `count` probes.
