@@ -704,14 +704,18 @@ inline constexpr unsigned classic_probe_group = 4;
 /// mispredicts half the time on a miss (the first bit is 0 with probability ~1/2) and stalls the loads
 /// behind it; a group keeps four loads in flight, and on a miss the first group fails with probability
 /// ~15/16, so its branch predicts well. Measured: misses ~2x faster near the cache.
-/// `first_probe`: the probes before it are not tested, for a caller that has tested them.
-template <class Words>
+/// `PastFirstGroup`: the first group is not tested, for a caller that has tested it (a scalable filter's
+/// range forms: classic_layout::first_group_set).
+template <bool PastFirstGroup = false, class Words>
 [[nodiscard]] bool classic_contains(const Words& words, std::uint64_t bit_count, unsigned hash_count,
-                                    probe_scheme scheme, std::uint64_t hash,
-                                    unsigned first_probe = 0) noexcept {
+                                    probe_scheme scheme, std::uint64_t hash) noexcept {
     return with_probes(scheme, hash, [&](auto probes) {
-        probes.skip(first_probe);
-        unsigned remaining = hash_count - first_probe;
+        unsigned remaining = hash_count;
+        if constexpr (PastFirstGroup) {
+            const unsigned tested = remaining < classic_probe_group ? remaining : classic_probe_group;
+            probes.skip(tested);
+            remaining -= tested;
+        }
         while (remaining != 0) {
             const unsigned group = remaining < classic_probe_group ? remaining : classic_probe_group;
             std::uint64_t all_set = 1;
@@ -4944,8 +4948,7 @@ struct classic_layout {
     [[nodiscard]] BLOOM_FORCE_INLINE static bool contains_past_first_group(const std::uint64_t* words,
                                                                            filter_geometry geometry,
                                                                            std::uint64_t hash) noexcept {
-        return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash,
-                                first_group_size(geometry));
+        return classic_contains<true>(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash);
     }
     /// How many probes of a filter of `geometry` its first group holds.
     [[nodiscard]] static unsigned first_group_size(filter_geometry geometry) noexcept {

@@ -297,8 +297,7 @@ struct classic_layout {
     [[nodiscard]] BLOOM_FORCE_INLINE static bool contains_past_first_group(const std::uint64_t* words,
                                                                            filter_geometry geometry,
                                                                            std::uint64_t hash) noexcept {
-        return classic_contains(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash,
-                                first_group_size(geometry));
+        return classic_contains<true>(words, geometry.bit_count, geometry.hash_count, geometry.probes, hash);
     }
     /// How many probes of a filter of `geometry` its first group holds.
     [[nodiscard]] static unsigned first_group_size(filter_geometry geometry) noexcept {
