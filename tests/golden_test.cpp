@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -709,115 +710,221 @@ TEST_CASE("a loop compiled for each kernel set this CPU runs sets and tests the 
 }
 #endif
 
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+#if defined(BLOOM_DETAIL_HAS_CLASSIC_BATCH_KERNELS)
 namespace {
-/// Whether this build's classic batch kernels (AVX-512) run here: always where the compiler targets
-/// AVX-512, on CPUs that have it in a build for plain x86-64.
-bool runs_classic_batch_kernels() {
-#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    return true;
-#    else
-    return bloom::detail::cpu_runs_avx512();
+/// One instruction set's classic batch kernels (detail/classic_kernels.hpp).
+struct classic_batch_kernels {
+    const char* name;
+    void (*narrow_positions)(std::uint64_t, unsigned, const std::uint64_t*, std::uint64_t*);
+    void (*wide_positions)(std::uint64_t, unsigned, const std::uint64_t*, std::uint64_t*);
+    unsigned (*narrow_contains)(const std::uint64_t*, std::uint64_t, unsigned, const std::uint64_t*);
+    unsigned (*positions_contain)(const std::uint64_t*, unsigned, const std::uint64_t*);
+};
+
+/// The batch kernels this build has and this CPU runs: AVX-512 where the compiler targets it, AVX2 where
+/// it targets AVX2, and in a build for plain x86-64 each one the CPU has.
+std::vector<classic_batch_kernels> classic_batch_kernel_sets() {
+    std::vector<classic_batch_kernels> sets;
+#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+#        if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
+    if (bloom::detail::cpu_runs_avx512())
+#        endif
+        sets.push_back({"avx512", &bloom::detail::avx512_mixed_positions<true>,
+                        &bloom::detail::avx512_mixed_positions<false>,
+                        &bloom::detail::avx512_mixed_contains<true, std::uint64_t>,
+                        &bloom::detail::avx512_positions_contain<std::uint64_t>});
 #    endif
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+#        if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+    if (bloom::detail::cpu_runs_avx2())
+#        endif
+        sets.push_back({"avx2", &bloom::detail::avx2_mixed_positions<true>,
+                        &bloom::detail::avx2_mixed_positions<false>,
+                        &bloom::detail::avx2_mixed_contains<true>, &bloom::detail::avx2_positions_contain});
+#    endif
+    if (sets.empty()) {
+        WARN("this CPU has neither AVX-512 nor AVX2: the classic batch kernels did not run");
+    }
+    return sets;
 }
 } // namespace
 
 TEST_CASE("the classic batch kernels place eight items' probes where the mixed scheme does",
           "[golden][classic]") {
-    if (!runs_classic_batch_kernels()) {
-        WARN("this CPU has no AVX-512: the classic batch kernels did not run");
-        return;
-    }
     constexpr unsigned batch = bloom::detail::classic_batch_items;
     constexpr unsigned probes = bloom::detail::max_block_hash_count; // a batch slot's most
-    bloom_test::splitmix64 random(0x62617463ULL);
-    // Narrow ranges (below 2^32: two 32-bit products) and wide ones (four), at the boundary and far past it.
-    for (const std::uint64_t bit_count :
-         {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{1000}, std::uint64_t{9'585'059},
-          std::uint64_t{0xffffffff}, std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1,
-          (std::uint64_t{3} << 33) + 12345, (std::uint64_t{1} << 63) + 5, ~std::uint64_t{0}}) {
-        INFO(bit_count << " bits");
-        const bool narrow = bit_count <= 0xffffffff;
-        std::size_t mismatches = 0;
-        for (int round = 0; round < 500; ++round) {
-            std::uint64_t hashes[batch];
-            for (std::uint64_t& hash : hashes) {
-                hash = random.next();
-            }
-            std::uint64_t positions[probes * batch];
-            if (narrow) {
-                bloom::detail::avx512_mixed_positions<true>(bit_count, probes, hashes, positions);
-            } else {
-                bloom::detail::avx512_mixed_positions<false>(bit_count, probes, hashes, positions);
-            }
-            for (unsigned item = 0; item < batch; ++item) {
-                bloom::detail::mixed_probes expected(hashes[item]);
-                for (unsigned i = 0; i < probes; ++i) {
-                    mismatches += positions[batch * i + item] != expected.next(bit_count) ? 1 : 0;
+    for (const classic_batch_kernels& kernels : classic_batch_kernel_sets()) {
+        INFO(kernels.name);
+        bloom_test::splitmix64 random(0x62617463ULL);
+        // Narrow ranges (below 2^32: two 32-bit products) and wide ones (four), at the boundary and far
+        // past it.
+        for (const std::uint64_t bit_count :
+             {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{1000}, std::uint64_t{9'585'059},
+              std::uint64_t{0xffffffff}, std::uint64_t{1} << 32, (std::uint64_t{1} << 32) + 1,
+              (std::uint64_t{3} << 33) + 12345, (std::uint64_t{1} << 63) + 5, ~std::uint64_t{0}}) {
+            INFO(bit_count << " bits");
+            const bool narrow = bit_count <= 0xffffffff;
+            std::size_t mismatches = 0;
+            for (int round = 0; round < 500; ++round) {
+                std::uint64_t hashes[batch];
+                for (std::uint64_t& hash : hashes) {
+                    hash = random.next();
+                }
+                std::uint64_t positions[probes * batch];
+                (narrow ? kernels.narrow_positions : kernels.wide_positions)(bit_count, probes, hashes,
+                                                                             positions);
+                for (unsigned item = 0; item < batch; ++item) {
+                    bloom::detail::mixed_probes expected(hashes[item]);
+                    for (unsigned i = 0; i < probes; ++i) {
+                        mismatches += positions[batch * i + item] != expected.next(bit_count) ? 1 : 0;
+                    }
                 }
             }
+            CHECK(mismatches == 0);
         }
-        CHECK(mismatches == 0);
     }
 }
 
 TEST_CASE("the classic batch lookup answers eight items as the scalar lookup does, plain and shared words",
           "[golden][classic]") {
-    if (!runs_classic_batch_kernels()) {
-        WARN("this CPU has no AVX-512: the classic batch kernels did not run");
-        return;
-    }
     constexpr unsigned batch = bloom::detail::classic_batch_items;
-    bloom_test::splitmix64 random(0x6c6f6f6bULL);
-    // About half the bits set: each probe fails half the time, so answers of both kinds come at every k.
-    constexpr std::uint64_t bit_count = 10'007;
-    std::vector<std::uint64_t> words((bit_count + 63) / 64);
-    for (std::uint64_t& word : words) {
-        word = random.next() | random.next();
-    }
-    const std::unique_ptr<bloom::detail::atomic_word[]> shared_words(
-        new bloom::detail::atomic_word[words.size()]);
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        shared_words[i].store(words[i], std::memory_order_relaxed);
-    }
-    for (const unsigned hash_count : {1U, 2U, 7U, 16U}) {
-        INFO("k = " << hash_count);
-        std::size_t mismatches = 0;
-        std::size_t found = 0;
-        for (int round = 0; round < 2'000; ++round) {
-            std::uint64_t hashes[batch];
-            for (std::uint64_t& hash : hashes) {
-                hash = random.next();
-            }
-            const unsigned answers =
-                bloom::detail::avx512_mixed_contains<true>(words.data(), bit_count, hash_count, hashes);
-            std::uint64_t positions[bloom::detail::max_block_hash_count * batch];
-            bloom::detail::avx512_mixed_positions<true>(bit_count, hash_count, hashes, positions);
-            const unsigned staged_answers =
-                bloom::detail::avx512_positions_contain(words.data(), hash_count, positions);
-#    if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
-            // A concurrent filter's words: the gathers written as assembly.
-            const unsigned shared_answers =
-                bloom::detail::avx512_mixed_contains<true>(shared_words.get(), bit_count, hash_count, hashes);
-            const unsigned shared_staged_answers =
-                bloom::detail::avx512_positions_contain(shared_words.get(), hash_count, positions);
-#    else
-            const unsigned shared_answers = answers;
-            const unsigned shared_staged_answers = answers;
-#    endif
-            for (unsigned item = 0; item < batch; ++item) {
-                const bool expected = bloom::detail::classic_contains(
-                    words.data(), bit_count, hash_count, bloom::probe_scheme::mixed, hashes[item]);
-                mismatches += (((answers >> item) & 1U) != 0) != expected ? 1 : 0;
-                mismatches += (((staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
-                mismatches += (((shared_answers >> item) & 1U) != 0) != expected ? 1 : 0;
-                mismatches += (((shared_staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
-                found += expected ? 1 : 0;
-            }
+    for (const classic_batch_kernels& kernels : classic_batch_kernel_sets()) {
+        INFO(kernels.name);
+        bloom_test::splitmix64 random(0x6c6f6f6bULL);
+        // About half the bits set: each probe fails half the time, so answers of both kinds come at every k.
+        constexpr std::uint64_t bit_count = 10'007;
+        std::vector<std::uint64_t> words((bit_count + 63) / 64);
+        for (std::uint64_t& word : words) {
+            word = random.next() | random.next();
         }
-        CHECK(mismatches == 0);
-        CHECK(found > 100);
-        CHECK(found < 16'000 - 100);
+        const std::unique_ptr<bloom::detail::atomic_word[]> shared_words(
+            new bloom::detail::atomic_word[words.size()]);
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            shared_words[i].store(words[i], std::memory_order_relaxed);
+        }
+        const bool avx512 = std::string(kernels.name) == "avx512";
+        for (const unsigned hash_count : {1U, 2U, 7U, 16U}) {
+            INFO("k = " << hash_count);
+            std::size_t mismatches = 0;
+            std::size_t found = 0;
+            for (int round = 0; round < 2'000; ++round) {
+                std::uint64_t hashes[batch];
+                for (std::uint64_t& hash : hashes) {
+                    hash = random.next();
+                }
+                const unsigned answers = kernels.narrow_contains(words.data(), bit_count, hash_count, hashes);
+                std::uint64_t positions[bloom::detail::max_block_hash_count * batch];
+                kernels.narrow_positions(bit_count, hash_count, hashes, positions);
+                const unsigned staged_answers =
+                    kernels.positions_contain(words.data(), hash_count, positions);
+                unsigned shared_answers = answers;
+                unsigned shared_staged_answers = answers;
+#    if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS) && defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+                if (avx512) {
+                    // A concurrent filter's words: the gathers written as assembly.
+                    shared_answers = bloom::detail::avx512_mixed_contains<true>(shared_words.get(), bit_count,
+                                                                                hash_count, hashes);
+                    shared_staged_answers =
+                        bloom::detail::avx512_positions_contain(shared_words.get(), hash_count, positions);
+                }
+#    else
+                (void)avx512;
+#    endif
+                for (unsigned item = 0; item < batch; ++item) {
+                    const bool expected = bloom::detail::classic_contains(
+                        words.data(), bit_count, hash_count, bloom::probe_scheme::mixed, hashes[item]);
+                    mismatches += (((answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                    mismatches += (((staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                    mismatches += (((shared_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                    mismatches += (((shared_staged_answers >> item) & 1U) != 0) != expected ? 1 : 0;
+                    found += expected ? 1 : 0;
+                }
+            }
+            CHECK(mismatches == 0);
+            CHECK(found > 100);
+            CHECK(found < 16'000 - 100);
+        }
+    }
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2_AT_RUN_TIME)
+namespace {
+// A classic filter of `geometry` by the range forms' batch steps of the kernel set `Kernels`: `inserts`
+// inserted by staged batches (answers: "was new"), then every hash of `lookups` looked up by
+// contains_by_batches.
+template <bloom::detail::kernel_set Kernels>
+kernel_set_run run_classic_batches(bloom::filter_geometry geometry, const std::vector<std::uint64_t>& inserts,
+                                   const std::vector<std::uint64_t>& lookups) {
+    using layout = bloom::detail::classic_layout;
+    constexpr std::size_t batch = bloom::detail::classic_batch_items;
+    kernel_set_run run{std::vector<std::uint64_t>(layout::word_count(geometry)), {}};
+    for (std::size_t first = 0; first < inserts.size(); first += batch) {
+        const std::size_t count = std::min(batch, inserts.size() - first);
+        std::uint64_t hashes[batch] = {};
+        std::copy(inserts.begin() + static_cast<std::ptrdiff_t>(first),
+                  inserts.begin() + static_cast<std::ptrdiff_t>(first + count), hashes);
+        layout::batch_slot slot;
+        layout::stage_batch<Kernels, false, true>(run.words.data(), geometry, hashes, count, slot);
+        for (std::size_t item = 0; item < count; ++item) {
+            run.answers.push_back(layout::insert(run.words.data(), geometry, slot, item));
+        }
+    }
+    const auto identity = [](std::uint64_t hash) { return hash; };
+    std::vector<bool> answers;
+    layout::contains_by_batches<Kernels>(static_cast<const std::uint64_t*>(run.words.data()), geometry,
+                                         lookups.begin(), lookups.end(), identity,
+                                         std::back_inserter(answers));
+    run.answers.insert(run.answers.end(), answers.begin(), answers.end());
+    return run;
+}
+} // namespace
+
+TEST_CASE("a classic filter's batches by each kernel set this CPU runs set and find the bits of single steps",
+          "[golden][classic]") {
+    // A build for plain x86-64 runs the classic range forms by the AVX-512 batch kernels on CPUs with
+    // AVX-512 and by the AVX2 ones on CPUs with AVX2 only; this runs both wherever the CPU has them.
+    using bloom::detail::kernel_set;
+    using layout = bloom::detail::classic_layout;
+    bloom_test::splitmix64 random(0x62617463ULL);
+    std::vector<std::uint64_t> inserts(3'001); // a last batch of one
+    for (std::uint64_t& hash : inserts) {
+        hash = random.next();
+    }
+    std::vector<std::uint64_t> lookups(inserts.begin(), inserts.begin() + 1'500);
+    for (int i = 0; i < 1'503; ++i) {
+        lookups.push_back(random.next());
+    }
+    // In the cache (answered as hashed) and past it (staged and prefetched). Positions of 2^32 bits and more
+    // (a 512 MiB filter) are checked against the scalar ones above.
+    for (const bloom::filter_geometry geometry :
+         {bloom::filter_geometry{30'011, 7, bloom::probe_scheme::mixed},
+          bloom::filter_geometry{layout::prefetch_from_bits + 4'099, 3, bloom::probe_scheme::mixed},
+          bloom::filter_geometry{layout::prefetch_from_bits + 64, 16, bloom::probe_scheme::mixed}}) {
+        INFO(geometry.bit_count << " bits, k = " << geometry.hash_count);
+        // The expected bits and answers: the single steps.
+        kernel_set_run single{std::vector<std::uint64_t>(layout::word_count(geometry)), {}};
+        for (const std::uint64_t hash : inserts) {
+            single.answers.push_back(layout::insert(single.words.data(), geometry, hash));
+        }
+        for (const std::uint64_t hash : lookups) {
+            single.answers.push_back(layout::contains(single.words.data(), geometry, hash));
+        }
+        const auto in_set = [&](auto kernels) {
+            return run_classic_batches<decltype(kernels)::value>(geometry, inserts, lookups);
+        };
+        if (bloom::detail::cpu_runs_avx512()) {
+            const kernel_set_run avx512 = bloom::detail::run_with_avx512_kernels(in_set);
+            CHECK(avx512.words == single.words);
+            CHECK(avx512.answers == single.answers);
+        }
+        if (bloom::detail::cpu_runs_avx2()) {
+            const kernel_set_run avx2 = bloom::detail::run_with_avx2_kernels(in_set);
+            CHECK(avx2.words == single.words);
+            CHECK(avx2.answers == single.answers);
+        } else {
+            WARN("this CPU has no AVX2: the classic batch kernels did not run");
+        }
     }
 }
 #endif

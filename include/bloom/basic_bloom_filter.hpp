@@ -250,7 +250,7 @@ class basic_bloom_filter
         Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
     }
     // The range forms by batches of eight items, with the kernel sets that have batch kernels (the classic
-    // layout's AVX-512 ones: detail/classic_kernels.hpp), where batches() says so.
+    // layout's AVX-512 and AVX2 ones: detail/classic_kernels.hpp), where batches() says so.
     template <detail::kernel_set Kernels>
     static constexpr bool batches_with = Layout::template batches_with<Kernels>;
     template <class L = Layout>
@@ -259,17 +259,17 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE bool batches() const noexcept {
         return Layout::template batches<Kernels>(this->geometry());
     }
-    template <bool Prefetch, bool ForWrite, class Slot>
+    template <detail::kernel_set Kernels, bool Prefetch, bool ForWrite, class Slot>
     BLOOM_FORCE_INLINE void stage_batch(const std::uint64_t* hashes, std::size_t count,
                                         Slot& slot) const noexcept {
-        Layout::template stage_batch<Prefetch, ForWrite>(this->words(), this->geometry(), hashes, count,
-                                                         slot);
+        Layout::template stage_batch<Kernels, Prefetch, ForWrite>(this->words(), this->geometry(), hashes,
+                                                                  count, slot);
     }
-    template <class InputIt, class OutputIt, class Hash>
+    template <detail::kernel_set Kernels, class InputIt, class OutputIt, class Hash>
     BLOOM_FORCE_INLINE OutputIt contains_by_batches(InputIt first, InputIt last, Hash&& hash,
                                                     OutputIt out) const {
-        return Layout::contains_by_batches(this->words(), this->geometry(), std::move(first), std::move(last),
-                                           hash, std::move(out));
+        return Layout::template contains_by_batches<Kernels>(
+            this->words(), this->geometry(), std::move(first), std::move(last), hash, std::move(out));
     }
     template <class Slot>
     BLOOM_FORCE_INLINE bool insert_batch_item(const Slot& slot, std::size_t item) noexcept {

@@ -411,8 +411,8 @@ class basic_concurrent_bloom_filter
         const auto hash = [this](const auto& value) BLOOM_INLINE_LAMBDA { return this->hash_of(value); };
         if constexpr (Layout::template shared_batches_with<Kernels>) {
             if (Layout::template batches<Kernels>(geometry)) {
-                return Layout::contains_by_batches(words, geometry, std::move(first), std::move(last), hash,
-                                                   std::move(out));
+                return Layout::template contains_by_batches<Kernels>(words, geometry, std::move(first),
+                                                                     std::move(last), hash, std::move(out));
             }
         }
         detail::pipelined_for_each<Layout::window>(

@@ -3472,12 +3472,12 @@ class filter_base {
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //
 // and may run its range forms by batches of eight items where a kernel set has batch kernels (the classic
-// filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
+// filter with AVX-512 or AVX2: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
 //
 //     template <kernel_set K> bool batches() const;    whether this filter's range forms go by batches
-//     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
-//     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
-//     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
+//     template <kernel_set> OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' loop
+//     template <kernel_set, bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&)
+//     const; bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
 //
 // and may run its range forms a window of hashes at a time instead (the scalable filter: stage by stage,
 // each asked about the items no newer stage holds), saying so with its hash_window:
@@ -3496,7 +3496,8 @@ class filter_base {
 #define BLOOM_DETAIL_CLASSIC_KERNELS_HPP
 
 // The classic layout's batch kernels: the k probe positions of eight items at once, under
-// probe_scheme::mixed, in the 64-bit lanes of an AVX-512 register, and the eight answers by gathers.
+// probe_scheme::mixed, in the 64-bit lanes of an AVX-512 register (or two AVX2 ones), and the eight answers
+// by gathers.
 //
 // A classic lookup is bound by arithmetic, not memory, while its filter is near the cache: two 64-bit
 // multiplies per probe, fourteen for k = 7, a lookup of a member in a 12 KB filter took as long (7.9 ns) as
@@ -3505,33 +3506,46 @@ class filter_base {
 // and 0.5x for a mix (bloom_bench, Zen 5), where one item at a time took 1.0x.
 //
 // The positions are exactly mixed_probes' (detail/probe.hpp), lane by lane: the same remix, the same
-// multiply-shift, written with AVX-512F's 32x32-bit multiplies since a 64-bit multiply (vpmullq) needs
-// AVX-512DQ, which the run-time choice (kernel_set::avx512) does not check for. Only lookups and inserts of
-// whole ranges use them (filter_surface); an answer is the one contains() gives.
+// multiply-shift, written with 32x32-bit multiplies since a 64-bit multiply (vpmullq) needs AVX-512DQ,
+// which the run-time choice (kernel_set::avx512) does not check for, and AVX2 has none. Only lookups and
+// inserts of whole ranges use them (filter_surface); an answer is the one contains() gives.
 
 #include <cstdint>
 
 namespace bloom::detail {
 
-/// Items per batch: one AVX-512 register of 64-bit lanes.
+/// Items per batch: one AVX-512 register of 64-bit lanes, two AVX2 ones.
 inline constexpr unsigned classic_batch_items = 8;
 
-/// Whether the kernel set `Kernels` has the batch kernels below (AVX-512, at compile or at run time).
+/// The instruction set of a kernel set's batch kernels, if it has them.
+enum class classic_batch_isa { none, avx512, avx2 };
 template <kernel_set Kernels>
-inline constexpr bool has_classic_batch_kernels =
+inline constexpr classic_batch_isa classic_batch_isa_of =
 #if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512)
-    Kernels == kernel_set::chosen;
-#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME)
-    Kernels == kernel_set::avx512;
+    Kernels == kernel_set::chosen ? classic_batch_isa::avx512 : classic_batch_isa::none;
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX512_AT_RUN_TIME) // and AVX2 at run time
+    Kernels == kernel_set::avx512 ? classic_batch_isa::avx512
+    : Kernels == kernel_set::avx2 ? classic_batch_isa::avx2
+                                  : classic_batch_isa::none;
+#elif defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+    Kernels == kernel_set::chosen ? classic_batch_isa::avx2 : classic_batch_isa::none;
 #else
-    false;
+    classic_batch_isa::none;
+#endif
+#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS) || defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+#    define BLOOM_DETAIL_HAS_CLASSIC_BATCH_KERNELS 1
 #endif
 
-/// Whether it has them over a concurrent filter's std::atomic words too (their gathers are assembly).
+/// Whether the kernel set `Kernels` has the batch kernels below (AVX-512 or AVX2, at compile or run time).
+template <kernel_set Kernels>
+inline constexpr bool has_classic_batch_kernels = classic_batch_isa_of<Kernels> != classic_batch_isa::none;
+
+/// Whether it has them over a concurrent filter's std::atomic words too (their gathers are assembly,
+/// written for AVX-512 only).
 template <kernel_set Kernels>
 inline constexpr bool has_shared_classic_batch_kernels =
 #if defined(BLOOM_DETAIL_HAS_SHARED_BLOCK_KERNELS)
-    has_classic_batch_kernels<Kernels>;
+    classic_batch_isa_of<Kernels> == classic_batch_isa::avx512;
 #else
     false;
 #endif
@@ -3656,6 +3670,178 @@ avx512_positions_contain(const Word* words, unsigned hash_count, const std::uint
         all_set = static_cast<__mmask8>(all_set & avx512_bits_set(words, position));
     }
     return all_set;
+}
+#endif
+
+#if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+// The same kernels in AVX2's four 64-bit lanes, a batch of eight items in two registers. Without mask
+// registers, a lane's answer is its word shifted so that the probed bit lands in the sign bit, which
+// _mm256_movemask_pd collects.
+
+/// Lane by lane, x * factor mod 2^64, from three 32x32-bit products.
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_multiply_low(__m256i x, __m256i factor) noexcept {
+    const __m256i low = _mm256_mul_epu32(x, factor);
+    const __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), factor),
+                                           _mm256_mul_epu32(x, _mm256_srli_epi64(factor, 32)));
+    return _mm256_add_epi64(low, _mm256_slli_epi64(cross, 32));
+}
+
+/// Lane by lane, reduce_to_range(x, range), as avx512_reduce_to_range.
+template <bool NarrowRange>
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_reduce_to_range(__m256i x, __m256i range) noexcept {
+    const __m256i x_high = _mm256_srli_epi64(x, 32);
+    const __m256i carried =
+        _mm256_add_epi64(_mm256_mul_epu32(x_high, range), _mm256_srli_epi64(_mm256_mul_epu32(x, range), 32));
+    if constexpr (NarrowRange) {
+        return _mm256_srli_epi64(carried, 32);
+    } else {
+        const __m256i range_high = _mm256_srli_epi64(range, 32);
+        const __m256i middle = _mm256_add_epi64(_mm256_and_si256(carried, _mm256_set1_epi64x(0xffffffff)),
+                                                _mm256_mul_epu32(x, range_high));
+        return _mm256_add_epi64(
+            _mm256_add_epi64(_mm256_mul_epu32(x_high, range_high), _mm256_srli_epi64(carried, 32)),
+            _mm256_srli_epi64(middle, 32));
+    }
+}
+
+/// mixed_probes for four items: each lane's point, its step, and its next position.
+class avx2_mixed_probes {
+  public:
+    BLOOM_DETAIL_AVX2_KERNEL avx2_mixed_probes(const std::uint64_t* hashes, std::uint64_t bit_count) noexcept
+        : m_point(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(hashes))),
+          m_step(_mm256_or_si256(
+              avx2_multiply_low(m_point, _mm256_set1_epi64x(static_cast<long long>(0x9e3779b97f4a7c15ULL))),
+              _mm256_set1_epi64x(1))),
+          m_range(_mm256_set1_epi64x(static_cast<long long>(bit_count))) {}
+
+    template <bool NarrowRange>
+    [[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i next() noexcept {
+        const __m256i point = m_point;
+        const __m256i remixed =
+            avx2_multiply_low(_mm256_xor_si256(point, _mm256_srli_epi64(point, 32)),
+                              _mm256_set1_epi64x(static_cast<long long>(0xd6e8feb86659fd93ULL)));
+        m_point = _mm256_add_epi64(point, m_step);
+        return avx2_reduce_to_range<NarrowRange>(remixed, m_range);
+    }
+
+  private:
+    __m256i m_point;
+    __m256i m_step;
+    __m256i m_range;
+};
+
+/// Each lane's word of `words` at `positions` (one gather), shifted so that the probed bit is its sign bit.
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL __m256i avx2_bit_in_sign(const std::uint64_t* words,
+                                                                __m256i positions) noexcept {
+    const __m256i word =
+        _mm256_i64gather_epi64(reinterpret_cast<const long long*>(words), _mm256_srli_epi64(positions, 6), 8);
+    // Bit p of the word moves up by 63 - p, which is ~p's low six bits.
+    return _mm256_sllv_epi64(word, _mm256_andnot_si256(positions, _mm256_set1_epi64x(63)));
+}
+
+/// The answers of eight items as avx512_mixed_contains', from the two halves' sign bits.
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL unsigned avx2_answers(__m256i low_half, __m256i high_half) noexcept {
+    return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(low_half))) |
+           static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(high_half))) << 4;
+}
+
+/// contains() of eight items by their hashes, as a mask (bit j: item j); every probe read, as
+/// avx512_mixed_contains.
+template <bool NarrowRange>
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL unsigned
+avx2_mixed_contains(const std::uint64_t* words, std::uint64_t bit_count, unsigned hash_count,
+                    const std::uint64_t* hashes) noexcept {
+    avx2_mixed_probes low_probes(hashes, bit_count);
+    avx2_mixed_probes high_probes(hashes + 4, bit_count);
+    __m256i low_set = _mm256_set1_epi64x(-1);
+    __m256i high_set = low_set;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        low_set = _mm256_and_si256(low_set, avx2_bit_in_sign(words, low_probes.next<NarrowRange>()));
+        high_set = _mm256_and_si256(high_set, avx2_bit_in_sign(words, high_probes.next<NarrowRange>()));
+    }
+    return avx2_answers(low_set, high_set);
+}
+
+/// Stores the k positions of eight items, probe by probe, as avx512_mixed_positions.
+template <bool NarrowRange>
+BLOOM_DETAIL_AVX2_KERNEL void avx2_mixed_positions(std::uint64_t bit_count, unsigned hash_count,
+                                                   const std::uint64_t* hashes,
+                                                   std::uint64_t* positions) noexcept {
+    avx2_mixed_probes low_probes(hashes, bit_count);
+    avx2_mixed_probes high_probes(hashes + 4, bit_count);
+    for (unsigned i = 0; i < hash_count; ++i) {
+        std::uint64_t* const probe = positions + classic_batch_items * i;
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(probe), low_probes.next<NarrowRange>());
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(probe + 4), high_probes.next<NarrowRange>());
+    }
+}
+
+/// contains() of eight items by their stored positions, as avx512_positions_contain.
+[[nodiscard]] BLOOM_DETAIL_AVX2_KERNEL unsigned
+avx2_positions_contain(const std::uint64_t* words, unsigned hash_count,
+                       const std::uint64_t* positions) noexcept {
+    __m256i low_set = _mm256_set1_epi64x(-1);
+    __m256i high_set = low_set;
+    for (unsigned i = 0; i < hash_count; ++i) {
+        const std::uint64_t* const probe = positions + classic_batch_items * i;
+        low_set = _mm256_and_si256(
+            low_set, avx2_bit_in_sign(words, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(probe))));
+        high_set = _mm256_and_si256(
+            high_set,
+            avx2_bit_in_sign(words, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(probe + 4))));
+    }
+    return avx2_answers(low_set, high_set);
+}
+#endif
+
+#if defined(BLOOM_DETAIL_HAS_CLASSIC_BATCH_KERNELS)
+// The batch steps by the kernel set `Kernels` (has_classic_batch_kernels): what the classic layout calls.
+// `Word`: std::uint64_t, or a concurrent filter's atomic_word (AVX-512 only).
+
+template <kernel_set Kernels, bool NarrowRange>
+BLOOM_FORCE_INLINE void classic_batch_positions(std::uint64_t bit_count, unsigned hash_count,
+                                                const std::uint64_t* hashes,
+                                                std::uint64_t* positions) noexcept {
+    static_assert(has_classic_batch_kernels<Kernels>, "no batch kernels in this kernel set");
+    if constexpr (classic_batch_isa_of<Kernels> == classic_batch_isa::avx2) {
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+        avx2_mixed_positions<NarrowRange>(bit_count, hash_count, hashes, positions);
+#    endif
+    } else {
+#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+        avx512_mixed_positions<NarrowRange>(bit_count, hash_count, hashes, positions);
+#    endif
+    }
+}
+
+template <kernel_set Kernels, class Word>
+[[nodiscard]] BLOOM_FORCE_INLINE unsigned
+classic_batch_positions_contain(const Word* words, unsigned hash_count,
+                                const std::uint64_t* positions) noexcept {
+    if constexpr (classic_batch_isa_of<Kernels> == classic_batch_isa::avx2) {
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+        return avx2_positions_contain(words, hash_count, positions);
+#    endif
+    } else {
+#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+        return avx512_positions_contain(words, hash_count, positions);
+#    endif
+    }
+}
+
+template <kernel_set Kernels, bool NarrowRange, class Word>
+[[nodiscard]] BLOOM_FORCE_INLINE unsigned classic_batch_contains(const Word* words, std::uint64_t bit_count,
+                                                                 unsigned hash_count,
+                                                                 const std::uint64_t* hashes) noexcept {
+    if constexpr (classic_batch_isa_of<Kernels> == classic_batch_isa::avx2) {
+#    if defined(BLOOM_DETAIL_BLOCK_KERNEL_AVX2)
+        return avx2_mixed_contains<NarrowRange>(words, bit_count, hash_count, hashes);
+#    endif
+    } else {
+#    if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
+        return avx512_mixed_contains<NarrowRange>(words, bit_count, hash_count, hashes);
+#    endif
+    }
 }
 #endif
 
@@ -3966,7 +4152,7 @@ class filter_surface {
                         first, last, hash_with(self),
                         [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
                             BLOOM_INLINE_LAMBDA {
-                                self.template stage_batch<true, true>(hashes, count, slot);
+                                self.template stage_batch<Kernels, true, true>(hashes, count, slot);
                             },
                         insert_batch);
                 } else {
@@ -3974,7 +4160,7 @@ class filter_surface {
                         first, last, hash_with(self),
                         [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
                             slot_type slot;
-                            self.template stage_batch<false, true>(hashes, count, slot);
+                            self.template stage_batch<Kernels, false, true>(hashes, count, slot);
                             insert_batch(slot);
                         });
                 }
@@ -4006,8 +4192,8 @@ class filter_surface {
         const Derived& self = derived();
         if constexpr (batches_with<Derived, Kernels>(0)) {
             if (self.template batches<Kernels>()) {
-                return self.contains_by_batches(std::move(first), std::move(last), hash_with(self),
-                                                std::move(out));
+                return self.template contains_by_batches<Kernels>(std::move(first), std::move(last),
+                                                                  hash_with(self), std::move(out));
             }
         }
         if constexpr (has_bulk_slot<Derived>(0)) {
@@ -4103,8 +4289,8 @@ class filter_surface {
     }
 
     // Whether Derived's range forms go by batches with `Kernels` (its batches_with<Kernels>: the classic
-    // filter's with AVX-512), through the steps batch_slot, batches, contains_by_batches, stage_batch and
-    // insert_batch_item.
+    // filter's with AVX-512 or AVX2), through the steps batch_slot, batches, contains_by_batches, stage_batch
+    // and insert_batch_item.
     template <class D, kernel_set Kernels>
     static constexpr auto batches_with(int) -> decltype(bool{D::template batches_with<Kernels>}) {
         return D::template batches_with<Kernels>;
@@ -4364,7 +4550,7 @@ class basic_bloom_filter
         Layout::template stage<ForWrite>(this->words(), this->geometry(), hash, slot);
     }
     // The range forms by batches of eight items, with the kernel sets that have batch kernels (the classic
-    // layout's AVX-512 ones: detail/classic_kernels.hpp), where batches() says so.
+    // layout's AVX-512 and AVX2 ones: detail/classic_kernels.hpp), where batches() says so.
     template <detail::kernel_set Kernels>
     static constexpr bool batches_with = Layout::template batches_with<Kernels>;
     template <class L = Layout>
@@ -4373,17 +4559,17 @@ class basic_bloom_filter
     BLOOM_FORCE_INLINE bool batches() const noexcept {
         return Layout::template batches<Kernels>(this->geometry());
     }
-    template <bool Prefetch, bool ForWrite, class Slot>
+    template <detail::kernel_set Kernels, bool Prefetch, bool ForWrite, class Slot>
     BLOOM_FORCE_INLINE void stage_batch(const std::uint64_t* hashes, std::size_t count,
                                         Slot& slot) const noexcept {
-        Layout::template stage_batch<Prefetch, ForWrite>(this->words(), this->geometry(), hashes, count,
-                                                         slot);
+        Layout::template stage_batch<Kernels, Prefetch, ForWrite>(this->words(), this->geometry(), hashes,
+                                                                  count, slot);
     }
-    template <class InputIt, class OutputIt, class Hash>
+    template <detail::kernel_set Kernels, class InputIt, class OutputIt, class Hash>
     BLOOM_FORCE_INLINE OutputIt contains_by_batches(InputIt first, InputIt last, Hash&& hash,
                                                     OutputIt out) const {
-        return Layout::contains_by_batches(this->words(), this->geometry(), std::move(first), std::move(last),
-                                           hash, std::move(out));
+        return Layout::template contains_by_batches<Kernels>(
+            this->words(), this->geometry(), std::move(first), std::move(last), hash, std::move(out));
     }
     template <class Slot>
     BLOOM_FORCE_INLINE bool insert_batch_item(const Slot& slot, std::size_t item) noexcept {
@@ -4825,8 +5011,8 @@ struct classic_layout {
         return missing != 0;
     }
 
-    /// The range forms' batches, where the kernel set has classic_kernels.hpp's (AVX-512): the hashes of
-    /// eight items in, their k positions computed together. A batch in flight (past the cache) keeps them,
+    /// The range forms' batches, where the kernel set has classic_kernels.hpp's (AVX-512, AVX2): the hashes
+    /// of eight items in, their k positions computed together. A batch in flight (past the cache) keeps them,
     /// probe by probe, so they are computed once for the prefetches and the bits.
     template <kernel_set Kernels>
     static constexpr bool batches_with = has_classic_batch_kernels<Kernels>;
@@ -4849,18 +5035,21 @@ struct classic_layout {
             return false;
         }
     }
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-    /// Fills `slot` with the positions of eight hashes (`count` of them items) and, if `Prefetch`, prefetches
-    /// their lines. `Word`: std::uint64_t, or a concurrent filter's atomic_word.
-    template <bool Prefetch, bool ForWrite, class Word>
+#if defined(BLOOM_DETAIL_HAS_CLASSIC_BATCH_KERNELS)
+    /// Fills `slot` with the positions of eight hashes (`count` of them items), by the kernel set
+    /// `Kernels`, and, if `Prefetch`, prefetches their lines. `Word`: std::uint64_t, or a concurrent
+    /// filter's atomic_word.
+    template <kernel_set Kernels, bool Prefetch, bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void stage_batch(const Word* words, filter_geometry geometry,
                                                const std::uint64_t* hashes, std::size_t count,
                                                batch_slot& slot) noexcept {
         slot.count = count;
         if (narrow_range(geometry)) {
-            avx512_mixed_positions<true>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+            classic_batch_positions<Kernels, true>(geometry.bit_count, geometry.hash_count, hashes,
+                                                   slot.positions);
         } else {
-            avx512_mixed_positions<false>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+            classic_batch_positions<Kernels, false>(geometry.bit_count, geometry.hash_count, hashes,
+                                                    slot.positions);
         }
         if constexpr (Prefetch) {
             for (unsigned i = 0; i < geometry.hash_count * classic_batch_items; ++i) {
@@ -4872,7 +5061,7 @@ struct classic_layout {
     /// contains(hash(item)). In the cache a batch is answered as soon as it is hashed; past it, its
     /// positions are staged and prefetched two batches (`window` items) ahead. `Word`: as stage_batch's
     /// (a concurrent filter's words only where shared_batches_with).
-    template <class Word, class InputIt, class OutputIt, class Hash>
+    template <kernel_set Kernels, class Word, class InputIt, class OutputIt, class Hash>
     BLOOM_FORCE_INLINE static OutputIt contains_by_batches(const Word* words, filter_geometry geometry,
                                                            InputIt first, InputIt last, Hash&& hash,
                                                            OutputIt out) {
@@ -4885,21 +5074,23 @@ struct classic_layout {
         if (prefetches(geometry)) {
             staged_batches<classic_batch_items, window / classic_batch_items, batch_slot>(
                 std::move(first), std::move(last), hash,
-                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot)
-                    BLOOM_INLINE_LAMBDA { stage_batch<true, false>(words, geometry, hashes, count, slot); },
+                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot) BLOOM_INLINE_LAMBDA {
+                    stage_batch<Kernels, true, false>(words, geometry, hashes, count, slot);
+                },
                 [&](const batch_slot& slot) BLOOM_INLINE_LAMBDA {
-                    write_answers(avx512_positions_contain(words, geometry.hash_count, slot.positions),
-                                  slot.count);
+                    write_answers(
+                        classic_batch_positions_contain<Kernels>(words, geometry.hash_count, slot.positions),
+                        slot.count);
                 });
         } else {
             const bool narrow = narrow_range(geometry);
             for_each_batch<classic_batch_items>(
                 std::move(first), std::move(last), hash,
                 [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
-                    write_answers(narrow ? avx512_mixed_contains<true>(words, geometry.bit_count,
-                                                                       geometry.hash_count, hashes)
-                                         : avx512_mixed_contains<false>(words, geometry.bit_count,
-                                                                        geometry.hash_count, hashes),
+                    write_answers(narrow ? classic_batch_contains<Kernels, true>(words, geometry.bit_count,
+                                                                                 geometry.hash_count, hashes)
+                                         : classic_batch_contains<Kernels, false>(
+                                               words, geometry.bit_count, geometry.hash_count, hashes),
                                   count);
                 });
         }
@@ -5449,8 +5640,8 @@ class basic_concurrent_bloom_filter
         const auto hash = [this](const auto& value) BLOOM_INLINE_LAMBDA { return this->hash_of(value); };
         if constexpr (Layout::template shared_batches_with<Kernels>) {
             if (Layout::template batches<Kernels>(geometry)) {
-                return Layout::contains_by_batches(words, geometry, std::move(first), std::move(last), hash,
-                                                   std::move(out));
+                return Layout::template contains_by_batches<Kernels>(words, geometry, std::move(first),
+                                                                     std::move(last), hash, std::move(out));
             }
         }
         detail::pipelined_for_each<Layout::window>(

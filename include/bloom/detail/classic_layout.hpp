@@ -174,8 +174,8 @@ struct classic_layout {
         return missing != 0;
     }
 
-    /// The range forms' batches, where the kernel set has classic_kernels.hpp's (AVX-512): the hashes of
-    /// eight items in, their k positions computed together. A batch in flight (past the cache) keeps them,
+    /// The range forms' batches, where the kernel set has classic_kernels.hpp's (AVX-512, AVX2): the hashes
+    /// of eight items in, their k positions computed together. A batch in flight (past the cache) keeps them,
     /// probe by probe, so they are computed once for the prefetches and the bits.
     template <kernel_set Kernels>
     static constexpr bool batches_with = has_classic_batch_kernels<Kernels>;
@@ -198,18 +198,21 @@ struct classic_layout {
             return false;
         }
     }
-#if defined(BLOOM_DETAIL_HAS_AVX512_KERNELS)
-    /// Fills `slot` with the positions of eight hashes (`count` of them items) and, if `Prefetch`, prefetches
-    /// their lines. `Word`: std::uint64_t, or a concurrent filter's atomic_word.
-    template <bool Prefetch, bool ForWrite, class Word>
+#if defined(BLOOM_DETAIL_HAS_CLASSIC_BATCH_KERNELS)
+    /// Fills `slot` with the positions of eight hashes (`count` of them items), by the kernel set
+    /// `Kernels`, and, if `Prefetch`, prefetches their lines. `Word`: std::uint64_t, or a concurrent
+    /// filter's atomic_word.
+    template <kernel_set Kernels, bool Prefetch, bool ForWrite, class Word>
     BLOOM_FORCE_INLINE static void stage_batch(const Word* words, filter_geometry geometry,
                                                const std::uint64_t* hashes, std::size_t count,
                                                batch_slot& slot) noexcept {
         slot.count = count;
         if (narrow_range(geometry)) {
-            avx512_mixed_positions<true>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+            classic_batch_positions<Kernels, true>(geometry.bit_count, geometry.hash_count, hashes,
+                                                   slot.positions);
         } else {
-            avx512_mixed_positions<false>(geometry.bit_count, geometry.hash_count, hashes, slot.positions);
+            classic_batch_positions<Kernels, false>(geometry.bit_count, geometry.hash_count, hashes,
+                                                    slot.positions);
         }
         if constexpr (Prefetch) {
             for (unsigned i = 0; i < geometry.hash_count * classic_batch_items; ++i) {
@@ -221,7 +224,7 @@ struct classic_layout {
     /// contains(hash(item)). In the cache a batch is answered as soon as it is hashed; past it, its
     /// positions are staged and prefetched two batches (`window` items) ahead. `Word`: as stage_batch's
     /// (a concurrent filter's words only where shared_batches_with).
-    template <class Word, class InputIt, class OutputIt, class Hash>
+    template <kernel_set Kernels, class Word, class InputIt, class OutputIt, class Hash>
     BLOOM_FORCE_INLINE static OutputIt contains_by_batches(const Word* words, filter_geometry geometry,
                                                            InputIt first, InputIt last, Hash&& hash,
                                                            OutputIt out) {
@@ -234,21 +237,23 @@ struct classic_layout {
         if (prefetches(geometry)) {
             staged_batches<classic_batch_items, window / classic_batch_items, batch_slot>(
                 std::move(first), std::move(last), hash,
-                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot)
-                    BLOOM_INLINE_LAMBDA { stage_batch<true, false>(words, geometry, hashes, count, slot); },
+                [&](const std::uint64_t* hashes, std::size_t count, batch_slot& slot) BLOOM_INLINE_LAMBDA {
+                    stage_batch<Kernels, true, false>(words, geometry, hashes, count, slot);
+                },
                 [&](const batch_slot& slot) BLOOM_INLINE_LAMBDA {
-                    write_answers(avx512_positions_contain(words, geometry.hash_count, slot.positions),
-                                  slot.count);
+                    write_answers(
+                        classic_batch_positions_contain<Kernels>(words, geometry.hash_count, slot.positions),
+                        slot.count);
                 });
         } else {
             const bool narrow = narrow_range(geometry);
             for_each_batch<classic_batch_items>(
                 std::move(first), std::move(last), hash,
                 [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
-                    write_answers(narrow ? avx512_mixed_contains<true>(words, geometry.bit_count,
-                                                                       geometry.hash_count, hashes)
-                                         : avx512_mixed_contains<false>(words, geometry.bit_count,
-                                                                        geometry.hash_count, hashes),
+                    write_answers(narrow ? classic_batch_contains<Kernels, true>(words, geometry.bit_count,
+                                                                                 geometry.hash_count, hashes)
+                                         : classic_batch_contains<Kernels, false>(
+                                               words, geometry.bit_count, geometry.hash_count, hashes),
                                   count);
                 });
         }

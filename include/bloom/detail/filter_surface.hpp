@@ -24,12 +24,12 @@
 //     bool insert_slot(const bulk_slot&);  bool contains_slot(const bulk_slot&) const;
 //
 // and may run its range forms by batches of eight items where a kernel set has batch kernels (the classic
-// filter with AVX-512: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
+// filter with AVX-512 or AVX2: detail/classic_kernels.hpp), saying so with `batches_with<kernel_set>`:
 //
 //     template <kernel_set K> bool batches() const;    whether this filter's range forms go by batches
-//     OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' whole loop
-//     template <bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&) const;
-//     bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
+//     template <kernel_set> OutputIt contains_by_batches(first, last, hash, out) const;   the lookups' loop
+//     template <kernel_set, bool Prefetch, bool ForWrite> void stage_batch(hashes, count, batch_slot<>&)
+//     const; bool insert_batch_item(const batch_slot<>&, std::size_t item);   an insert's step
 //
 // and may run its range forms a window of hashes at a time instead (the scalable filter: stage by stage,
 // each asked about the items no newer stage holds), saying so with its hash_window:
@@ -194,7 +194,7 @@ class filter_surface {
                         first, last, hash_with(self),
                         [&self](const std::uint64_t* hashes, std::size_t count, slot_type& slot)
                             BLOOM_INLINE_LAMBDA {
-                                self.template stage_batch<true, true>(hashes, count, slot);
+                                self.template stage_batch<Kernels, true, true>(hashes, count, slot);
                             },
                         insert_batch);
                 } else {
@@ -202,7 +202,7 @@ class filter_surface {
                         first, last, hash_with(self),
                         [&](const std::uint64_t* hashes, std::size_t count) BLOOM_INLINE_LAMBDA {
                             slot_type slot;
-                            self.template stage_batch<false, true>(hashes, count, slot);
+                            self.template stage_batch<Kernels, false, true>(hashes, count, slot);
                             insert_batch(slot);
                         });
                 }
@@ -234,8 +234,8 @@ class filter_surface {
         const Derived& self = derived();
         if constexpr (batches_with<Derived, Kernels>(0)) {
             if (self.template batches<Kernels>()) {
-                return self.contains_by_batches(std::move(first), std::move(last), hash_with(self),
-                                                std::move(out));
+                return self.template contains_by_batches<Kernels>(std::move(first), std::move(last),
+                                                                  hash_with(self), std::move(out));
             }
         }
         if constexpr (has_bulk_slot<Derived>(0)) {
@@ -331,8 +331,8 @@ class filter_surface {
     }
 
     // Whether Derived's range forms go by batches with `Kernels` (its batches_with<Kernels>: the classic
-    // filter's with AVX-512), through the steps batch_slot, batches, contains_by_batches, stage_batch and
-    // insert_batch_item.
+    // filter's with AVX-512 or AVX2), through the steps batch_slot, batches, contains_by_batches, stage_batch
+    // and insert_batch_item.
     template <class D, kernel_set Kernels>
     static constexpr auto batches_with(int) -> decltype(bool{D::template batches_with<Kernels>}) {
         return D::template batches_with<Kernels>;
